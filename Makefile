@@ -1,0 +1,68 @@
+# Pulka: `make run` serves the site with demo data, `make test` runs every check.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run demo test lint fmt messages makemessages test-sqlite test-postgres test-browser bench clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Pulka needs Python 3.11 or newer")'
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+# The Ukrainian and Russian catalogs are compiled here; msgfmt comes from gettext.
+messages: install
+	@.ci/need-command msgfmt gettext
+	@$(PY) manage.py compilemessages --ignore=.venv --verbosity 0
+
+makemessages: install
+	$(PY) manage.py makemessages --locale uk --locale ru --ignore=.venv --ignore=bench --no-obsolete
+
+run: messages
+	DEBUG=true $(PY) manage.py migrate --noinput
+	DEBUG=true $(PY) manage.py demo
+	@echo "Pulka is serving on http://$(HOST):$(PORT)/"
+	DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+fmt: install
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
+
+test: lint messages test-sqlite test-postgres test-browser
+	@echo "make test: every check passed"
+
+test-sqlite: messages
+	@echo "== tests on SQLite"
+	$(PY) -m pytest -m "not browser" -n 2 -q -p no:playwright
+
+test-postgres: messages
+	@url=$$(.ci/postgres-url) || { \
+	  if [ "$${CI:-}" = "true" ]; then echo "PostgreSQL is required in CI and is not available" >&2; exit 1; fi; \
+	  echo "SKIPPED: tests on PostgreSQL (no server at 127.0.0.1:5432 and TEST_DATABASE_URL is not set)"; exit 0; }; \
+	echo "== tests on PostgreSQL"; \
+	DATABASE_URL="$$url" $(PY) -m pytest -m "not browser" --ignore=tests/engine -n 2 -q -p no:playwright
+
+test-browser: messages
+	@if ! .ci/need-command chromium chromium; then \
+	  if [ "$${CI:-}" = "true" ]; then echo "Chromium is required in CI and is not available" >&2; exit 1; fi; \
+	  echo "SKIPPED: browser tests (Chromium is not installed: apt-get install chromium)"; exit 0; fi; \
+	echo "== browser tests in Chromium"; \
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser -q
+
+bench: install
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

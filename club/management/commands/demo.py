@@ -1,0 +1,14 @@
+from django.core.management.base import BaseCommand
+from django.utils.translation import gettext as _
+
+from club.demo import load_demo
+
+
+class Command(BaseCommand):
+    help = "Loads the demo data for `make run` (safe to run again: nothing is duplicated)."
+
+    def handle(self, *args, **options) -> None:
+        logins = load_demo()
+        self.stdout.write(_("Demo logins (username / password):"))
+        for username, password, what in logins:
+            self.stdout.write(f"  {username} / {password}  ({what})")
