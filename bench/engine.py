@@ -1,0 +1,202 @@
+"""Benchmark of the scoring engine's full recompute (scoring.engine.compute_sheet).
+
+Run from the repository root:  python bench/engine.py
+
+1. A realistic 100-deal 4-player pulka (made and set games, whister sets, half-whists, no-play
+   games, misère, raspasy, help after a pool closed), recomputed from scratch many times.
+2. 1,000 random valid pulkas of 3 and 4 players with random options (seeded ``random``).
+
+Prints medians and deals per second; the last line is
+``recompute_100_deals_ms_median: X``. The budget is 2 ms.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scoring.engine import Deal, PulkaError, Rules, compute_sheet  # noqa: E402
+
+RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
+SUITS = ("S", "C", "D", "H")
+CARDS = [r + s for r in RANKS for s in SUITS]
+
+
+def split(rng: random.Random, total: int, parts: int) -> list[int]:
+    """A random composition of ``total`` into ``parts`` non-negative counts."""
+    cuts = sorted(rng.randint(0, total) for _ in range(parts - 1))
+    bounds = [0, *cuts, total]
+    return [bounds[i + 1] - bounds[i] for i in range(parts)]
+
+
+def random_deal(
+    rng: random.Random, players: list[str], dealer: str, rules: Rules, override: bool = False
+) -> Deal:
+    """One valid deal at a table where ``dealer`` deals (realistic proportions)."""
+    n = len(players)
+    active = [p for p in players if not (n == 4 and p == dealer)]
+    roll = rng.random()
+    dealer_key = dealer if override else None
+    if roll < 0.2:  # raspasy
+        if n == 4:
+            sitter = rng.choice((0, 0, 1, 2))
+            counts = split(rng, 10 - sitter, 3)
+            tricks = dict(zip(active, counts, strict=True)) | {dealer: sitter}
+        else:
+            tricks = dict(zip(players, split(rng, 10, 3), strict=True))
+        return Deal("raspasy", tricks=tricks, dealer=dealer_key)
+    declarer = rng.choice(active)
+    if roll < 0.3:  # misère
+        taken = 0 if rng.random() < 0.7 else rng.randint(1, 3)
+        return Deal("misere", declarer, tricks={declarer: taken}, dealer=dealer_key)
+    level = rng.choice((6, 6, 6, 7, 7, 8, 8, 9, 10))
+    contract = f"{level}{rng.choice(('S', 'C', 'D', 'H', 'NT'))}"
+    i = players.index(declarer)
+    defenders = [players[(i + k) % n] for k in range(1, n)]
+    defenders = [p for p in defenders if not (n == 4 and p == dealer)]
+    d1, d2 = defenders
+    patterns = [("whist", "whist"), ("whist", "pass"), ("pass", "whist"), ("pass", "pass")]
+    weights = [3, 3, 2, 2]
+    if level in rules.half_whist_levels:
+        patterns.append(("pass", "half"))
+        weights.append(1)
+    c1, c2 = rng.choices(patterns, weights)[0]
+    calls = {d1: c1, d2: c2}
+    tricks = None
+    if "whist" in (c1, c2):
+        made = rng.random() < 0.75
+        td = rng.randint(level, 10) if made else rng.randint(max(0, level - 3), level - 1)
+        t1, t2 = split(rng, 10 - td, 2)
+        tricks = {declarer: td, d1: t1, d2: t2}
+    talon = quick = None
+    if rng.random() < 0.5:
+        talon = tuple(rng.sample(CARDS, 2))
+    elif rng.random() < 0.3:
+        quick = rng.randint(0, 3)
+    return Deal("game", declarer, contract, calls, tricks, talon, quick, dealer_key)
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """Random convention options (§14)."""
+    return Rules(
+        pool_target=rng.choice((10, 20, 30, 50)),
+        consolation=rng.choice(("whisters", "all_opponents")),
+        lone_whister=rng.choice(("greedy", "gentleman")),
+        whist_penalty=rng.choice(("full", "half")),
+        duty1_rule=rng.choice(("second", "both", "split")),
+        personal_quota=rng.random() < 0.2,
+        ten_checked=rng.random() < 0.2,
+        half_whist_levels=rng.choice(((6, 7), (6,), ())),
+        quick_tricks=rng.random() < 0.7,
+        raspasy_amnesty=rng.random() < 0.7,
+        raspasy_zero=rng.choice(("mountain", "pool")),
+        raspasy_progression=rng.choice(((), (1, 2, 3), (1, 2, 4))),
+        exit_only_by_made_game=rng.random() < 0.3,
+        mountain_floor_zero=rng.random() < 0.2,
+        help=rng.random() < 0.8,
+        help_exception=rng.choice(("write_off", "skip_to_next")),
+        help_excludes_talon_sitter=rng.random() < 0.3,
+        pool_point_value=rng.choice((10, 20)),
+        whister_shortfall=rng.choice(("pair", "own")),
+        raspasy_progression_end=rng.choice(("reset", "repeat_last")),
+    )
+
+
+def random_pulka(rng: random.Random, length: int, rules: Rules, players: list[str]) -> list[Deal]:
+    """Valid deals: generated along the rotation, cut where the pulka closed."""
+    dealer_seat = 0
+    deals = []
+    for _ in range(length):
+        override = rng.random() < 0.05
+        if override:
+            dealer_seat = rng.randrange(len(players))
+        deals.append(random_deal(rng, players, players[dealer_seat], rules, override))
+        dealer_seat = (dealer_seat + 1) % len(players)
+    try:
+        compute_sheet(rules, players, deals)
+    except PulkaError as exc:  # only possible error: a deal after the pulka closed
+        deals = deals[: exc.deal_number - 1]
+    return deals
+
+
+def pulka_of_100(rng: random.Random) -> tuple[Rules, list[str], list[Deal]]:
+    """The realistic 100-deal 4-player pulka: a pool target that some players reach (so that
+    help happens) but not all before deal 100; a deal that would close it becomes raspasy."""
+    players = ["Anna", "Boris", "Vera", "Gleb"]
+    rules = Rules(pool_target=80, raspasy_progression=(1, 2, 3))
+    deals = [random_deal(rng, players, players[i % 4], rules) for i in range(100)]
+    while True:
+        try:
+            if not compute_sheet(rules, players, deals).closed:
+                return rules, players, deals
+            k = len(deals) - 1
+        except PulkaError as exc:
+            k = exc.deal_number - 2  # the deal that closed the last pool
+            dealer = players[k % 4]
+            counts = split(rng, 8, 3)
+            active = [p for p in players if p != dealer]
+            tricks = dict(zip(active, counts, strict=True)) | {dealer: 2}
+            deals[k] = Deal("raspasy", tricks=tricks)
+
+
+def timed(fn, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def main() -> None:
+    rng = random.Random(20240601)
+    rules, players, deals = pulka_of_100(rng)
+    sheet = compute_sheet(rules, players, deals)
+    kinds = {}
+    codes = {}
+    for d in deals:
+        kinds[d.kind] = kinds.get(d.kind, 0) + 1
+    for s in sheet.snapshots:
+        for e in s.entries:
+            key = e.code if e.code != "mountain" and e.code != "whists" else f"{e.code}/{e.reason}"
+            codes[key] = codes.get(key, 0) + 1
+    print(f"100-deal pulka: kinds {kinds}; closed={sheet.closed}")
+    print(f"  entries: {dict(sorted(codes.items()))}")
+
+    for _ in range(50):  # warm up
+        compute_sheet(rules, players, deals)
+    times = timed(lambda: compute_sheet(rules, players, deals), 1000)
+    med = statistics.median(times)
+    print(
+        f"recompute 100 deals: median {med * 1e3:.3f} ms, "
+        f"min {min(times) * 1e3:.3f} ms, {100 / med:,.0f} deals/s"
+    )
+
+    rng = random.Random(7)
+    pulkas = []
+    for _ in range(1000):
+        players = ["A", "B", "C", "D"][: rng.choice((3, 4))]
+        prules = random_rules(rng)
+        pulkas.append((prules, players, random_pulka(rng, rng.randint(1, 60), prules, players)))
+    total_deals = sum(len(p[2]) for p in pulkas)
+    rounds = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for prules, pplayers, pdeals in pulkas:
+            compute_sheet(prules, pplayers, pdeals)
+        rounds.append(time.perf_counter() - t0)
+    med_all = statistics.median(rounds)
+    print(
+        f"1,000 random pulkas ({total_deals} deals): median {med_all * 1e3:.1f} ms per pass, "
+        f"{med_all / 1000 * 1e6:.1f} us per pulka, {total_deals / med_all:,.0f} deals/s"
+    )
+    print(f"recompute_100_deals_ms_median: {med * 1e3:.3f}")
+
+
+if __name__ == "__main__":
+    main()
