@@ -1,0 +1,64 @@
+"""The one tenant gate: every club-scoped view starts here.
+
+A public club can be read by anyone; a private club only by its members (others get 404, as
+if it did not exist). Writing needs a role: a player reads, a secretary runs sessions, tables
+and deals, the owner also manages the club and its members.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+
+from club.models import ROLE_RANK, Club, Membership, Role
+
+
+class LoginRequired(Exception):
+    """An anonymous visitor asked for something that needs a role: send him to log in."""
+
+
+@dataclass(frozen=True)
+class ClubAccess:
+    club: Club
+    role: str | None  # None: a visitor of a public club
+
+    @property
+    def can_record(self) -> bool:
+        return self.role is not None and ROLE_RANK[self.role] >= ROLE_RANK[Role.SECRETARY]
+
+    @property
+    def can_manage(self) -> bool:
+        return self.role == Role.OWNER
+
+
+def get_club_for_user(request: HttpRequest, slug: str, *, role: str | None = None) -> ClubAccess:
+    """Resolve the club of the URL for this user, or raise 404/403/LoginRequired.
+
+    `role` is the least role the view needs (None: reading). Superusers act as owners.
+    """
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404
+    user = request.user
+    member_role: str | None = None
+    if user.is_authenticated:
+        if user.is_superuser:
+            member_role = Role.OWNER
+        else:
+            member_role = (
+                Membership.objects.filter(club=club, user=user)
+                .values_list("role", flat=True)
+                .first()
+            )
+    if member_role is None and not club.is_public:
+        raise Http404
+    if role is not None:
+        if not user.is_authenticated:
+            raise LoginRequired
+        if member_role is None or ROLE_RANK[member_role] < ROLE_RANK[role]:
+            raise PermissionDenied
+    access = ClubAccess(club=club, role=member_role)
+    request.club_access = access
+    return access

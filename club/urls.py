@@ -1,0 +1,20 @@
+from django.urls import path
+
+from club import views
+
+app_name = "club"
+
+urlpatterns = [
+    path("clubs/new/", views.club_create, name="create"),
+    path("c/<slug:club_slug>/", views.club_detail, name="detail"),
+    path("c/<slug:club_slug>/settings/", views.club_settings, name="settings"),
+    path("c/<slug:club_slug>/members/", views.member_list, name="members"),
+    path(
+        "c/<slug:club_slug>/members/<int:membership_id>/", views.member_update, name="member-update"
+    ),
+    path("c/<slug:club_slug>/players/", views.player_list, name="players"),
+    path("c/<slug:club_slug>/players/<int:player_id>/edit/", views.player_edit, name="player-edit"),
+    path("c/<slug:club_slug>/sessions/new/", views.session_create, name="session-create"),
+    path("c/<slug:club_slug>/s/<int:session_id>/", views.session_detail, name="session-detail"),
+    path("c/<slug:club_slug>/s/<int:session_id>/edit/", views.session_edit, name="session-edit"),
+]

@@ -1,0 +1,482 @@
+"""Forms: the conventions of a pulka or a club, a new table, and the deal-entry form."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring import engine
+
+# Labels for every engine option value, in the players' words.
+OPTION_CHOICES: dict[str, list[tuple[str, str]]] = {
+    "consolation": [
+        ("whisters", _("to the whisters (and the 4-player dealer)")),
+        ("all_opponents", _("to every opponent, the passer too")),
+    ],
+    "lone_whister": [
+        ("greedy", _("greedy: the lone whister writes for all defensive tricks")),
+        ("gentleman", _("gentleman: split with the passer")),
+    ],
+    "whist_penalty": [
+        ("full", _("responsible: full value per trick short")),
+        ("half", _("half-responsible: half value per trick short")),
+    ],
+    "duty1_rule": [
+        ("second", _("the second whister pays")),
+        ("both", _("both whisters pay")),
+        ("split", _("the whisters split the penalty")),
+    ],
+    "half_whist_levels": [
+        ("6,7", _("at six and seven")),
+        ("6", _("at six only")),
+        ("", _("never")),
+    ],
+    "raspasy_zero": [
+        ("mountain", _("written off the mountain")),
+        ("pool", _("written into the pool")),
+    ],
+    "raspasy_progression_end": [
+        ("reset", _("starts again from the first step")),
+        ("repeat_last", _("stays at the last step")),
+    ],
+    "help_exception": [
+        ("write_off", _("no help: the rest is written off the mountain")),
+        ("skip_to_next", _("help goes to the next player")),
+    ],
+    "pool_point_value": [("10", _("10 whists")), ("20", _("20 whists"))],
+    "whister_shortfall": [
+        ("pair", _("at most the pair's shortfall")),
+        ("own", _("his own share's shortfall")),
+    ],
+}
+
+
+def _choice(key: str, label: str, help_text: str = "") -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=label, choices=OPTION_CHOICES[key], help_text=help_text, required=False
+    )
+
+
+def _flag(label: str, help_text: str = "") -> forms.BooleanField:
+    return forms.BooleanField(label=label, help_text=help_text, required=False)
+
+
+class RulesForm(forms.Form):
+    """Every option of the rule book (§14), shown with the current values and adjustable."""
+
+    pool_target = forms.IntegerField(label=_("Pool target"), min_value=1, max_value=1000)
+    consolation = _choice("consolation", _("Consolation when the declarer is set"))
+    lone_whister = _choice("lone_whister", _("Lone whister"))
+    whist_penalty = _choice("whist_penalty", _("Whister set"))
+    whister_shortfall = _choice("whister_shortfall", _("Two whisters at six or seven pay for"), "")
+    duty1_rule = _choice("duty1_rule", _("Eight to ten, two whisters with no trick"))
+    personal_quota = _flag(_("Each whister must take his own share"))
+    ten_checked = _flag(_("Ten is checked, not whisted"))
+    half_whist_levels = _choice("half_whist_levels", _("Half-whist"))
+    quick_tricks = _flag(_("Quick tricks in the talon are paid"))
+    raspasy_amnesty = _flag(_("Raspasy amnesty (the fewest tricks write nothing)"))
+    raspasy_zero = _choice("raspasy_zero", _("Raspasy with no trick: the cost is"))
+    raspasy_progression = forms.CharField(
+        label=_("Raspasy progression"),
+        required=False,
+        help_text=_("Costs of raspasy in a row, e.g. 1, 2, 3. Empty: every raspasy costs 1."),
+    )
+    raspasy_progression_end = _choice(
+        "raspasy_progression_end", _("After the last step the progression")
+    )
+    exit_only_by_made_game = _flag(_("Only a made game ends a raspasy series"))
+    mountain_floor_zero = _flag(_("A mountain never goes below zero"))
+    help = _flag(_("Help: a closed pool helps the largest open pool"))
+    help_exception = _choice("help_exception", _("If that player was set on whist"))
+    help_excludes_talon_sitter = _flag(_("No help to the 4-player dealer"))
+    pool_point_value = _choice("pool_point_value", _("An unfinished pool point costs"))
+
+    def __init__(self, *args, rules: dict | None = None, **kwargs) -> None:
+        if rules is not None and "initial" not in kwargs:
+            kwargs["initial"] = self.initial_from(rules)
+        super().__init__(*args, **kwargs)
+
+    @staticmethod
+    def initial_from(rules: dict) -> dict:
+        resolved = engine.rules_to_dict(engine.rules_from_dict(rules))
+        initial = dict(resolved)
+        initial["half_whist_levels"] = ",".join(str(x) for x in resolved["half_whist_levels"])
+        initial["raspasy_progression"] = ", ".join(str(x) for x in resolved["raspasy_progression"])
+        initial["pool_point_value"] = str(resolved["pool_point_value"])
+        return initial
+
+    def clean_raspasy_progression(self) -> list[int]:
+        raw = self.cleaned_data.get("raspasy_progression") or ""
+        parts = [p for p in raw.replace(";", ",").replace(" ", ",").split(",") if p]
+        try:
+            steps = [int(p) for p in parts]
+        except ValueError:
+            steps = None
+        if steps is None or any(s <= 0 for s in steps) or len(steps) > 10:
+            raise forms.ValidationError(
+                _("Write the raspasy costs as whole numbers above zero, e.g. 1, 2, 3.")
+            )
+        return steps
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        defaults = engine.rules_to_dict(engine.Rules())
+        rules = {}
+        for key, default in defaults.items():
+            value = cleaned.get(key)
+            if key == "half_whist_levels":
+                value = [int(x) for x in (value or "").split(",") if x]
+            elif key == "pool_point_value":
+                value = int(value or default)
+            elif isinstance(default, str) and not value:
+                value = default
+            rules[key] = value
+        try:
+            self.rules = engine.rules_to_dict(engine.rules_from_dict(rules))
+        except engine.PulkaError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        return cleaned
+
+
+class PulkaCreateForm(forms.Form):
+    """A new table: 3 or 4 players in clockwise order, the first dealer, the conventions."""
+
+    SEATS = 4
+
+    first_dealer = forms.TypedChoiceField(
+        label=_("Deals first"),
+        coerce=int,
+        choices=[(i, str(i + 1)) for i in range(SEATS)],
+        initial=0,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, club, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        players = club.players.filter(is_active=True).order_by("name")
+        for i in range(self.SEATS):
+            self.fields[f"seat_{i}"] = forms.ModelChoiceField(
+                label=_("Seat %(n)s") % {"n": i + 1},
+                queryset=players,
+                required=i < 3,
+                empty_label=_("(nobody: 3 players)") if i == 3 else "—",
+            )
+        data = args[0] if args else kwargs.get("data")
+        self.rules_form = RulesForm(data, prefix="rules", rules=club.default_rules())
+
+    def seat_fields(self) -> list[tuple[forms.BoundField, int]]:
+        return [(self[f"seat_{i}"], i) for i in range(self.SEATS)]
+
+    def is_valid(self) -> bool:
+        return super().is_valid() & self.rules_form.is_valid()
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        seats = [cleaned.get(f"seat_{i}") for i in range(self.SEATS)]
+        if any(f"seat_{i}" in self.errors for i in range(self.SEATS)):
+            return cleaned
+        players = [p for p in seats if p is not None]
+        if seats[3] is not None and None in seats[:3]:
+            raise forms.ValidationError(_("Fill the seats in order: 3 or 4 players."))
+        if len({p.pk for p in players}) != len(players):
+            raise forms.ValidationError(_("Each player can take only one seat."))
+        dealer = cleaned.get("first_dealer")
+        if dealer is not None and dealer >= len(players):
+            self.add_error("first_dealer", _("The first dealer must sit at the table."))
+        cleaned["players"] = players
+        return cleaned
+
+
+SUIT_CHOICES = [
+    ("S", "♠"),
+    ("C", "♣"),
+    ("D", "♦"),
+    ("H", "♥"),
+    ("NT", _("NT")),
+]
+CALL_LABELS = {"whist": _("whist"), "pass": _("pass"), "half": _("half-whist")}
+CARD_SUITS = {"♠": "S", "♣": "C", "♦": "D", "♥": "H", "S": "S", "C": "C", "D": "D", "H": "H"}
+CARD_RANKS = {"A", "K", "Q", "J", "10", "9", "8", "7"}
+
+
+def _refresh(url: str) -> dict[str, str]:
+    """Widget attributes that re-render the entry form when a choice changes its shape."""
+    return {
+        "hx-get": url,
+        "hx-trigger": "change",
+        "hx-target": "#deal-form",
+        "hx-swap": "outerHTML",
+        "hx-include": "#deal-form",
+        "hx-sync": "closest form:replace",
+    }
+
+
+class DealForm(forms.Form):
+    """The deal-entry form for one pulka: it knows the dealer and offers only valid choices.
+
+    The form produces a pulka/1 deal object (`self.deal_data`); the rules themselves are
+    checked by the engine when the service replays the pulka.
+    """
+
+    kind = forms.ChoiceField(
+        label=_("Deal"),
+        choices=[("game", _("game")), ("misere", _("misère")), ("raspasy", _("raspasy"))],
+        widget=forms.RadioSelect,
+    )
+    declarer = forms.TypedChoiceField(
+        label=_("Declarer"), coerce=int, required=False, widget=forms.RadioSelect
+    )
+    level = forms.TypedChoiceField(
+        label=_("Level"),
+        coerce=int,
+        choices=[(n, str(n)) for n in range(6, 11)],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    suit = forms.ChoiceField(
+        label=_("Suit"), choices=SUIT_CHOICES, required=False, widget=forms.RadioSelect
+    )
+    quick_tricks = forms.TypedChoiceField(
+        label=_("Quick tricks in the talon"),
+        coerce=int,
+        choices=[(n, str(n)) for n in range(4)],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    talon = forms.CharField(
+        label=_("Talon cards"),
+        required=False,
+        max_length=16,
+        help_text=_("Instead of the count: the two cards, e.g. AS KS or 10H QH."),
+    )
+    dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
+    rotation_dealer = forms.TypedChoiceField(coerce=int, widget=forms.HiddenInput)
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(
+        self,
+        data=None,
+        *,
+        names: list[str],
+        rules: engine.Rules,
+        rotation_dealer: int,
+        refresh_url: str,
+        initial: dict | None = None,
+    ) -> None:
+        self.names = names
+        self.n = len(names)
+        self.rules = rules
+        seats = [(i, name) for i, name in enumerate(names)]
+        base = {
+            "kind": "game",
+            "level": 6,
+            "suit": "S",
+            "quick_tricks": 0,
+            "dealer": rotation_dealer,
+            "rotation_dealer": rotation_dealer,
+        }
+        super().__init__(data, initial={**base, **(initial or {})})
+        self.fields["dealer"].choices = seats
+        self.fields["rotation_dealer"].choices = seats
+        self.fields["declarer"].choices = seats
+        for name in ("kind", "declarer", "level", "dealer"):
+            self.fields[name].widget.attrs.update(_refresh(refresh_url))
+        for i, name in seats:
+            self.fields[f"call_{i}"] = forms.ChoiceField(
+                label=name,
+                choices=[(c, CALL_LABELS[c]) for c in ("whist", "pass", "half")],
+                required=False,
+                widget=forms.RadioSelect(attrs=_refresh(refresh_url)),
+            )
+            self.fields[f"tricks_{i}"] = forms.IntegerField(
+                label=name,
+                min_value=0,
+                max_value=10,
+                required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 2}),
+            )
+        self.shape = self._shape()
+        self.fields["declarer"].choices = [(i, names[i]) for i in self.shape["active"]]
+        if "declarer" not in self.initial or self.initial["declarer"] not in self.shape["active"]:
+            self.initial["declarer"] = self.shape["first_hand"]
+        for position, seat in enumerate(self.shape["defenders"]):
+            self.initial.setdefault(f"call_{seat}", "whist" if position == 0 else "pass")
+            choices = ["whist", "pass"]
+            if position == 1 and self.shape["half_allowed"]:
+                choices.append("half")
+            self.fields[f"call_{seat}"].choices = [(c, CALL_LABELS[c]) for c in choices]
+
+    # -- what the form looks like for the current choices --------------------------------
+
+    def _value(self, name: str):
+        """The current value of a field: posted (even if invalid) or initial."""
+        if self.is_bound:
+            raw = self.data.get(self.add_prefix(name))
+            if raw in (None, ""):
+                return None
+            return raw
+        value = self.initial.get(name)
+        return None if value is None else str(value)
+
+    def _seat(self, name: str, default: int) -> int:
+        value = self._value(name)
+        if value is not None and value.isdigit() and int(value) < self.n:
+            return int(value)
+        return default
+
+    def _shape(self) -> dict:
+        n, names = self.n, self.names
+        rotation = self._seat("rotation_dealer", int(self.initial["rotation_dealer"]))
+        dealer = self._seat("dealer", rotation)
+        active = [i for i in range(n) if not (n == 4 and i == dealer)]
+        first_hand = (dealer + 1) % n
+        kind = self._value("kind") or "game"
+        if kind not in ("game", "misere", "raspasy"):
+            kind = "game"
+        declarer = self._seat("declarer", first_hand)
+        if declarer not in active:
+            declarer = first_hand
+        level_raw = self._value("level")
+        level = int(level_raw) if level_raw in {"6", "7", "8", "9", "10"} else 6
+        defenders = [
+            names.index(name)
+            for name in engine.defenders_in_order(names, names[declarer], names[dealer])
+        ]
+        calls = {}
+        for position, seat in enumerate(defenders):
+            default = "whist" if position == 0 else "pass"
+            calls[seat] = self._value(f"call_{seat}") or str(
+                self.initial.get(f"call_{seat}") or default
+            )
+        first_call = calls.get(defenders[0]) if defenders else None
+        half_allowed = level in self.rules.half_whist_levels and first_call == "pass"
+        played = "whist" in calls.values()
+        if kind == "game":
+            # Declarer first, then the defenders in speaking order, as pulka/1 writes them.
+            tricks = [declarer, *defenders] if played else []
+        elif kind == "misere":
+            tricks = [declarer]
+        else:
+            tricks = list(range(n))
+        return {
+            "kind": kind,
+            "dealer": dealer,
+            "dealer_name": names[dealer],
+            "rotation": rotation,
+            "active": active,
+            "first_hand": first_hand,
+            "declarer": declarer,
+            "level": level,
+            "defenders": defenders,
+            "half_allowed": half_allowed,
+            "played": played,
+            "tricks": tricks,
+            "quick_tricks": kind == "game" and self.rules.quick_tricks,
+        }
+
+    def call_fields(self) -> list[forms.BoundField]:
+        return [self[f"call_{seat}"] for seat in self.shape["defenders"]]
+
+    def trick_fields(self) -> list[forms.BoundField]:
+        return [self[f"tricks_{seat}"] for seat in self.shape["tricks"]]
+
+    # -- validation ------------------------------------------------------------------------
+
+    def clean_talon(self) -> list[str]:
+        raw = (self.cleaned_data.get("talon") or "").upper().replace(",", " ")
+        if not raw.strip():
+            return []
+        cards = []
+        for token in raw.split():
+            suit = CARD_SUITS.get(token[-1:])
+            rank = token[:-1]
+            if suit is None or rank not in CARD_RANKS:
+                raise forms.ValidationError(
+                    _("%(card)s is not a card: write the rank and the suit, e.g. AS or 10H.")
+                    % {"card": token}
+                )
+            cards.append(rank + suit)
+        if len(cards) != 2:
+            raise forms.ValidationError(_("The talon has exactly two cards."))
+        return cards
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        shape, names = self.shape, self.names
+        kind = cleaned["kind"]
+        data: dict = {"kind": kind}
+        if kind != "raspasy":
+            declarer = cleaned.get("declarer")
+            if declarer is None or declarer not in shape["active"]:
+                self.add_error("declarer", _("Choose the declarer."))
+                return cleaned
+            data["declarer"] = names[declarer]
+        if kind == "game":
+            level, suit = cleaned.get("level"), cleaned.get("suit")
+            if not level or not suit:
+                self.add_error("level", _("Choose the contract: level and suit."))
+                return cleaned
+            data["contract"] = f"{level}{suit}"
+            calls = {}
+            for seat in shape["defenders"]:
+                call = cleaned.get(f"call_{seat}")
+                if not call:
+                    self.add_error(
+                        f"call_{seat}",
+                        _("Did %(name)s whist or pass?") % {"name": names[seat]},
+                    )
+                    return cleaned
+                calls[names[seat]] = call
+            data["calls"] = calls
+            if cleaned.get("talon"):
+                data["talon"] = cleaned["talon"]
+            elif cleaned.get("quick_tricks"):
+                data["quick_tricks"] = cleaned["quick_tricks"]
+        if shape["tricks"]:
+            tricks = {seat: cleaned.get(f"tricks_{seat}") for seat in shape["tricks"]}
+            blank = [seat for seat, t in tricks.items() if t is None]
+            if kind == "misere" and blank:
+                tricks[blank[0]] = 0
+            elif len(blank) == 1 and len(tricks) > 1:
+                # One count left empty takes the rest of the ten tricks.
+                rest = 10 - sum(t for t in tricks.values() if t is not None)
+                if rest >= 0:
+                    tricks[blank[0]] = rest
+            missing = [names[seat] for seat, t in tricks.items() if t is None]
+            if missing:
+                self.add_error(
+                    None,
+                    _("Enter the tricks of %(names)s.") % {"names": ", ".join(missing)},
+                )
+                return cleaned
+            data["tricks"] = {names[seat]: t for seat, t in tricks.items()}
+        dealer = cleaned["dealer"]
+        if dealer != cleaned["rotation_dealer"]:
+            data["dealer"] = names[dealer]
+        self.deal_data = data
+        return cleaned
+
+
+def deal_initial(data: dict, names: list[str], dealer: str) -> dict:
+    """Initial values of a DealForm that shows an existing deal (pulka/1 object)."""
+    seat = {name: i for i, name in enumerate(names)}
+    initial: dict = {"kind": data["kind"], "dealer": seat[dealer]}
+    if data.get("declarer"):
+        initial["declarer"] = seat[data["declarer"]]
+    contract = data.get("contract")
+    if contract:
+        level = engine.contract_level(contract)
+        initial["level"], initial["suit"] = level, contract[len(str(level)) :]
+    for name, call in (data.get("calls") or {}).items():
+        initial[f"call_{seat[name]}"] = call
+    for name, tricks in (data.get("tricks") or {}).items():
+        initial[f"tricks_{seat[name]}"] = tricks
+    if data.get("talon"):
+        initial["talon"] = " ".join(data["talon"])
+    initial["quick_tricks"] = data.get("quick_tricks") or 0
+    return initial

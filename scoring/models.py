@@ -1,0 +1,234 @@
+"""Pulkas, their seats, the deals entered and every change to them.
+
+The sheet is never stored as the truth: scoring.selectors.pulka_sheet() replays the deals
+through scoring.engine on every read. PulkaResultCache is a cache of finished pulkas'
+results, rebuilt by scoring.services whenever the deals or the status change.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from club.models import Player, Session
+from scoring import engine
+
+
+class PulkaStatus(models.TextChoices):
+    RUNNING = "running", _("running")
+    FINISHED = "finished", _("finished")
+    ABANDONED = "abandoned", _("abandoned")
+
+
+class Pulka(models.Model):
+    """One table of a session: 3 or 4 players in clockwise seat order, and their deals."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="pulkas")
+    table = models.PositiveSmallIntegerField(_("table"))
+    # A snapshot of the conventions (every engine rules key), editable until the first deal.
+    rules = models.JSONField(_("conventions"))
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer (seat)"), default=0)
+    status = models.CharField(
+        _("status"), max_length=16, choices=PulkaStatus.choices, default=PulkaStatus.RUNNING
+    )
+    # Bumped by every change to the pulka or its deals: spectators poll it, and a stale
+    # edit (made on an older version of a deal) is refused.
+    version = models.PositiveIntegerField(default=1)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "table"]
+        verbose_name = _("pulka")
+        verbose_name_plural = _("pulkas")
+        constraints = [
+            models.UniqueConstraint(fields=["session", "table"], name="scoring_pulka_unique_table"),
+            models.CheckConstraint(
+                condition=models.Q(first_dealer__lte=3), name="scoring_pulka_first_dealer_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Table %(table)s") % {"table": self.table}
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:pulka-detail", args=[self.session.club.slug, self.pk])
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == PulkaStatus.RUNNING
+
+    def engine_rules(self) -> engine.Rules:
+        return engine.rules_from_dict(self.rules)
+
+
+class Seat(models.Model):
+    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["pulka", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pulka", "position"], name="scoring_seat_unique_position"
+            ),
+            models.UniqueConstraint(fields=["pulka", "player"], name="scoring_seat_unique_player"),
+            models.CheckConstraint(
+                condition=models.Q(position__lte=3), name="scoring_seat_position_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position + 1}: {self.player}"
+
+
+class DealKind(models.TextChoices):
+    GAME = "game", _("game")
+    MISERE = "misere", _("misère")
+    RASPASY = "raspasy", _("raspasy")
+
+
+class Deal(models.Model):
+    """One deal as entered: every field of a pulka/1 deal, players stored by seat."""
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField(_("deal"))
+    kind = models.CharField(_("kind"), max_length=8, choices=DealKind.choices)
+    declarer = models.PositiveSmallIntegerField(_("declarer (seat)"), null=True, blank=True)
+    contract = models.CharField(_("contract"), max_length=4, blank=True)
+    # {"<seat>": "whist" | "pass" | "half"} for the defenders of a game.
+    calls = models.JSONField(_("calls"), default=dict, blank=True)
+    # {"<seat>": tricks} as in pulka/1: every active player, only the declarer for misère.
+    tricks = models.JSONField(_("tricks"), default=dict, blank=True)
+    talon = models.CharField(_("talon"), max_length=8, blank=True)  # "AS KS"
+    quick_tricks = models.PositiveSmallIntegerField(_("quick tricks"), null=True, blank=True)
+    dealer = models.PositiveSmallIntegerField(_("dealer override (seat)"), null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pulka", "number"]
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        constraints = [
+            models.UniqueConstraint(fields=["pulka", "number"], name="scoring_deal_unique_number"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="scoring_deal_number"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Deal %(number)s") % {"number": self.number}
+
+    def to_pulka_dict(self, names: list[str]) -> dict:
+        """The deal as a pulka/1 deal object, with player names for seats."""
+        data: dict = {"kind": self.kind}
+        if self.kind != DealKind.RASPASY:
+            data["declarer"] = names[self.declarer]
+        if self.kind == DealKind.GAME:
+            data["contract"] = self.contract
+            data["calls"] = {names[int(seat)]: call for seat, call in self.calls.items()}
+        if self.tricks:
+            data["tricks"] = {names[int(seat)]: n for seat, n in self.tricks.items()}
+        if self.talon:
+            data["talon"] = self.talon.split()
+        if self.quick_tricks is not None:
+            data["quick_tricks"] = self.quick_tricks
+        if self.dealer is not None:
+            data["dealer"] = names[self.dealer]
+        return data
+
+    def to_engine(self, names: list[str]) -> engine.Deal:
+        return engine.Deal(
+            kind=self.kind,
+            declarer=None if self.declarer is None else names[self.declarer],
+            contract=self.contract or None,
+            calls={names[int(s)]: c for s, c in self.calls.items()} if self.calls else None,
+            tricks={names[int(s)]: n for s, n in self.tricks.items()} if self.tricks else None,
+            talon=tuple(self.talon.split()) if self.talon else None,
+            quick_tricks=self.quick_tricks,
+            dealer=None if self.dealer is None else names[self.dealer],
+        )
+
+    def set_from_pulka_dict(self, data: dict, seats: dict[str, int]) -> None:
+        """Fill the fields from a validated pulka/1 deal object (names mapped to seats)."""
+        self.kind = data["kind"]
+        self.declarer = seats[data["declarer"]] if data.get("declarer") else None
+        self.contract = data.get("contract") or ""
+        self.calls = {str(seats[name]): call for name, call in (data.get("calls") or {}).items()}
+        self.tricks = {str(seats[name]): n for name, n in (data.get("tricks") or {}).items()}
+        self.talon = " ".join(data.get("talon") or ())
+        self.quick_tricks = data.get("quick_tricks")
+        self.dealer = seats[data["dealer"]] if data.get("dealer") else None
+
+
+class RevisionAction(models.TextChoices):
+    CREATED = "created", _("entered")
+    CHANGED = "changed", _("changed")
+    DELETED = "deleted", _("deleted")
+
+
+class DealRevision(models.Model):
+    """Every change to a deal: who, when, and the deal before and after (pulka/1 objects)."""
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="revisions")
+    deal = models.ForeignKey(
+        Deal, on_delete=models.SET_NULL, null=True, blank=True, related_name="revisions"
+    )
+    number = models.PositiveIntegerField(_("deal"))
+    action = models.CharField(_("action"), max_length=8, choices=RevisionAction.choices)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pulka", "-at", "-id"]
+        verbose_name = _("deal revision")
+        verbose_name_plural = _("deal revisions")
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} #{self.number} {self.action}"
+
+
+class PulkaResultCache(models.Model):
+    """CACHE of a finished pulka's per-player result; never the truth.
+
+    Rebuilt by scoring.services (deal_record, deal_update, deal_delete, pulka_finish,
+    pulka_reopen) from the engine's settlement. League pages read it instead of replaying.
+    """
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="result_cache")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="result_cache")
+    position = models.PositiveSmallIntegerField()
+    result = models.CharField(max_length=32)  # exact: an integer or "p/q"
+    result_rounded = models.IntegerField()
+    place = models.PositiveSmallIntegerField()  # 1 = best; ties share the place
+    closed = models.BooleanField()  # every pool reached the target (else ended early)
+
+    class Meta:
+        ordering = ["pulka", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pulka", "player"], name="scoring_pulkaresultcache_unique_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} {self.player_id}: {self.result}"

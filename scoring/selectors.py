@@ -1,0 +1,116 @@
+"""Reads: pulkas of a club, their sheets (always replayed from the deals), sessions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from club.models import Club, Session
+from scoring import engine
+from scoring.models import Deal, DealRevision, Pulka, PulkaStatus, Seat
+
+
+def _pulkas() -> QuerySet[Pulka]:
+    return Pulka.objects.select_related("session", "session__club").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+    )
+
+
+def pulka_for_club(club: Club, pulka_id: int) -> Pulka:
+    """The pulka with its seats, scoped to the club (another club's pulka is a 404)."""
+    return get_object_or_404(_pulkas(), pk=pulka_id, session__club=club)
+
+
+def pulka_names(pulka: Pulka) -> list[str]:
+    return [seat.player.name for seat in pulka.seats.all()]
+
+
+def pulka_deals(pulka: Pulka) -> list[Deal]:
+    return list(
+        Deal.objects.filter(pulka=pulka)
+        .select_related("entered_by", "changed_by")
+        .order_by("number")
+    )
+
+
+def pulka_sheet(pulka: Pulka, deals: list[Deal] | None = None) -> engine.Sheet:
+    """Replay the pulka's deals through the engine: the sheet is never stored."""
+    names = pulka_names(pulka)
+    if deals is None:
+        deals = pulka_deals(pulka)
+    return engine.compute_sheet(
+        pulka.engine_rules(),
+        names,
+        [deal.to_engine(names) for deal in deals],
+        first_dealer=names[pulka.first_dealer],
+    )
+
+
+def pulka_revisions(pulka: Pulka, number: int | None = None) -> QuerySet[DealRevision]:
+    revisions = DealRevision.objects.filter(pulka=pulka).select_related("user")
+    if number is not None:
+        revisions = revisions.filter(number=number)
+    return revisions.order_by("-at", "-id")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A pulka with its replayed sheet, for lists of tables."""
+
+    pulka: Pulka
+    names: list[str]
+    sheet: engine.Sheet
+
+    @property
+    def rows(self) -> list[dict]:
+        return sheet_rows(self.sheet, self.names)
+
+
+def sheet_rows(sheet: engine.Sheet, names: list[str]) -> list[dict]:
+    target = sheet.rules.pool_target
+    return [
+        {
+            "name": name,
+            "pool": sheet.pool[name],
+            "pool_closed": sheet.pool[name] >= target,
+            "mountain": sheet.mountain[name],
+            # Aligned with `names`; None on the player's own column.
+            "whists": [None if other == name else sheet.whists[name][other] for other in names],
+            "result": sheet.result[name],
+            "result_rounded": sheet.result_rounded[name],
+        }
+        for name in names
+    ]
+
+
+def _tables(pulkas: QuerySet[Pulka]) -> list[Table]:
+    pulkas = pulkas.prefetch_related(
+        Prefetch("deals", queryset=Deal.objects.order_by("number"), to_attr="deal_list")
+    )
+    tables = []
+    for pulka in pulkas:
+        names = pulka_names(pulka)
+        tables.append(Table(pulka=pulka, names=names, sheet=pulka_sheet(pulka, pulka.deal_list)))
+    return tables
+
+
+def session_tables(session: Session) -> list[Table]:
+    return _tables(_pulkas().filter(session=session).order_by("table"))
+
+
+def running_tables_for_club(club: Club) -> list[Table]:
+    return _tables(
+        _pulkas()
+        .filter(session__club=club, status=PulkaStatus.RUNNING)
+        .order_by("-session__date", "table")
+    )
+
+
+def sessions_for_club(club: Club) -> QuerySet[Session]:
+    return Session.objects.filter(club=club).order_by("-date", "-id")
+
+
+def session_for_club(club: Club, session_id: int) -> Session:
+    return get_object_or_404(Session.objects.select_related("club"), pk=session_id, club=club)

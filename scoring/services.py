@@ -1,0 +1,379 @@
+"""Writes to pulkas and deals: the only code that changes them.
+
+Each service takes keyword-only arguments, runs in one transaction, locks the pulka row,
+validates by replaying every deal (plus the change) through scoring.engine, then saves,
+writes the revision row, bumps the pulka's version and rebuilds the result cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club.models import Player, Session
+from scoring import engine
+from scoring.models import (
+    Deal,
+    DealRevision,
+    Pulka,
+    PulkaResultCache,
+    PulkaStatus,
+    RevisionAction,
+    Seat,
+)
+
+
+class ScoringError(Exception):
+    """A change the rules or the pulka's state refuse, in words for the secretary."""
+
+    def __init__(self, message: str, *, deal_number: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.deal_number = deal_number
+
+
+def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
+    return user if user is not None and user.is_authenticated else None
+
+
+def _locked(pulka: Pulka) -> tuple[Pulka, list[str], list[Deal]]:
+    """Lock the pulka row and read its seats and deals as they are now."""
+    locked = Pulka.objects.select_for_update().get(pk=pulka.pk)
+    names = list(
+        Seat.objects.filter(pulka=locked)
+        .order_by("position")
+        .values_list("player__name", flat=True)
+    )
+    deals = list(Deal.objects.filter(pulka=locked).order_by("number"))
+    return locked, names, deals
+
+
+def _replay(pulka: Pulka, names: list[str], deals: Sequence[engine.Deal]) -> engine.Sheet:
+    try:
+        return engine.compute_sheet(
+            pulka.engine_rules(), names, deals, first_dealer=names[pulka.first_dealer]
+        )
+    except engine.PulkaError as exc:
+        raise ScoringError(engine_message(exc), deal_number=exc.deal_number) from exc
+
+
+def engine_message(exc: engine.PulkaError) -> str:
+    """The engine's message for the secretary (translated where the UI knows the problem)."""
+    from scoring.messages import translate_problem
+
+    problem = translate_problem(exc)
+    if exc.deal_number is None:
+        return problem
+    return _("Deal %(number)s: %(problem)s") % {"number": exc.deal_number, "problem": problem}
+
+
+def _parse_deal(data: dict, number: int) -> engine.Deal:
+    try:
+        return engine.deal_from_dict(data, number)
+    except engine.PulkaError as exc:
+        raise ScoringError(engine_message(exc), deal_number=number) from exc
+
+
+def _places(result: dict[str, Fraction], names: list[str]) -> dict[str, int]:
+    """Competition ranking: 1 is the best result, equal results share a place."""
+    return {name: 1 + sum(1 for other in names if result[other] > result[name]) for name in names}
+
+
+def _rebuild_result_cache(pulka: Pulka, names: list[str], sheet: engine.Sheet) -> None:
+    PulkaResultCache.objects.filter(pulka=pulka).delete()
+    if pulka.status != PulkaStatus.FINISHED:
+        return
+    players = dict(Seat.objects.filter(pulka=pulka).values_list("position", "player_id"))
+    places = _places(sheet.result, names)
+    PulkaResultCache.objects.bulk_create(
+        PulkaResultCache(
+            pulka=pulka,
+            player_id=players[position],
+            position=position,
+            result=str(engine.format_score(sheet.result[name])),
+            result_rounded=sheet.result_rounded[name],
+            place=places[name],
+            closed=sheet.closed,
+        )
+        for position, name in enumerate(names)
+    )
+
+
+def _bump(pulka: Pulka, *fields: str) -> None:
+    # The row is locked (select_for_update), so a plain increment cannot lose an update.
+    pulka.version += 1
+    pulka.save(update_fields=["version", *fields])
+
+
+def _settle_status(pulka: Pulka, sheet: engine.Sheet, *, was_closed: bool) -> list[str]:
+    """Finish a pulka whose last pool closed; reopen one that a correction un-closed."""
+    if sheet.closed and pulka.status == PulkaStatus.RUNNING:
+        pulka.status = PulkaStatus.FINISHED
+        pulka.finished_at = timezone.now()
+        return ["status", "finished_at"]
+    if not sheet.closed and was_closed and pulka.status == PulkaStatus.FINISHED:
+        pulka.status = PulkaStatus.RUNNING
+        pulka.finished_at = None
+        return ["status", "finished_at"]
+    return []
+
+
+@transaction.atomic
+def pulka_create(
+    *,
+    session: Session,
+    players: Sequence[Player],
+    first_dealer: Player,
+    rules: dict,
+    created_by: AbstractBaseUser | None,
+) -> Pulka:
+    """Open a new table in a session: 3 or 4 players of the club, clockwise."""
+    players = list(players)
+    if len(players) not in (3, 4):
+        raise ScoringError(_("A pulka is played by 3 or 4 players."))
+    if len({p.pk for p in players}) != len(players):
+        raise ScoringError(_("Each player can take only one seat."))
+    if any(p.club_id != session.club_id for p in players):
+        raise ScoringError(_("Every player must be on this club's roster."))
+    if first_dealer not in players:
+        raise ScoringError(_("The first dealer must be one of the players at the table."))
+    try:
+        resolved = engine.rules_to_dict(engine.rules_from_dict(rules))
+    except engine.PulkaError as exc:
+        raise ScoringError(engine_message(exc)) from exc
+    table = (
+        Pulka.objects.select_for_update()
+        .filter(session=session)
+        .order_by("-table")
+        .values_list("table", flat=True)
+        .first()
+        or 0
+    ) + 1
+    pulka = Pulka.objects.create(
+        session=session,
+        table=table,
+        rules=resolved,
+        first_dealer=players.index(first_dealer),
+        created_by=_user(created_by),
+    )
+    Seat.objects.bulk_create(
+        Seat(pulka=pulka, position=i, player=player) for i, player in enumerate(players)
+    )
+    return pulka
+
+
+@transaction.atomic
+def pulka_update_rules(*, pulka: Pulka, rules: dict, first_dealer: int | None = None) -> Pulka:
+    """Change the conventions (and the first dealer) of a pulka that has no deal yet."""
+    locked, names, deals = _locked(pulka)
+    if deals:
+        raise ScoringError(_("The conventions can be changed only before the first deal."))
+    try:
+        locked.rules = engine.rules_to_dict(engine.rules_from_dict(rules))
+    except engine.PulkaError as exc:
+        raise ScoringError(engine_message(exc)) from exc
+    if first_dealer is not None:
+        if not 0 <= first_dealer < len(names):
+            raise ScoringError(_("The first dealer must be one of the players at the table."))
+        locked.first_dealer = first_dealer
+    _bump(locked, "rules", "first_dealer")
+    return locked
+
+
+@transaction.atomic
+def deal_record(
+    *, pulka: Pulka, data: dict, entered_by: AbstractBaseUser | None
+) -> tuple[Deal, engine.Sheet]:
+    """Add the next deal (a pulka/1 deal object, players by name) and return the new sheet.
+
+    Two secretaries posting at the same moment are serialised by the row lock: both deals
+    are kept, numbered in the order they arrive, each validated against the deals before it.
+    """
+    locked, names, deals = _locked(pulka)
+    if locked.status != PulkaStatus.RUNNING:
+        raise ScoringError(_("This pulka is over: no deal can be added to it."))
+    number = len(deals) + 1
+    new = _parse_deal(data, number)
+    sheet = _replay(locked, names, [d.to_engine(names) for d in deals] + [new])
+    user = _user(entered_by)
+    now = timezone.now()
+    deal = Deal(
+        pulka=locked,
+        number=number,
+        entered_by=user,
+        entered_at=now,
+        changed_by=user,
+        changed_at=now,
+    )
+    deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
+    deal.save()
+    DealRevision.objects.create(
+        pulka=locked,
+        deal=deal,
+        number=number,
+        action=RevisionAction.CREATED,
+        after=deal.to_pulka_dict(names),
+        user=user,
+        at=now,
+    )
+    changed = _settle_status(locked, sheet, was_closed=False)
+    _bump(locked, *changed)
+    if changed:
+        _rebuild_result_cache(locked, names, sheet)
+    pulka.status, pulka.version = locked.status, locked.version
+    return deal, sheet
+
+
+def _stale(deal: Deal) -> ScoringError:
+    who = deal.changed_by.get_username() if deal.changed_by else _("someone")
+    return ScoringError(
+        _(
+            "Deal %(number)s was changed by %(who)s while you were editing it. "
+            "Check it as it stands now and enter your correction again."
+        )
+        % {"number": deal.number, "who": who},
+        deal_number=deal.number,
+    )
+
+
+def _was_closed(locked: Pulka, names: list[str], deals: list[Deal]) -> bool:
+    if locked.status != PulkaStatus.FINISHED:
+        return False
+    return _replay(locked, names, [d.to_engine(names) for d in deals]).closed
+
+
+@transaction.atomic
+def deal_update(
+    *,
+    pulka: Pulka,
+    number: int,
+    data: dict,
+    expected_version: int,
+    changed_by: AbstractBaseUser | None,
+) -> tuple[Deal, engine.Sheet]:
+    """Correct deal `number`; refused if someone changed it since `expected_version`."""
+    locked, names, deals = _locked(pulka)
+    if locked.status == PulkaStatus.ABANDONED:
+        raise ScoringError(_("This pulka was abandoned: its deals can no longer be changed."))
+    deal = next((d for d in deals if d.number == number), None)
+    if deal is None:
+        raise ScoringError(_("Deal %(number)s no longer exists.") % {"number": number})
+    if deal.version != expected_version:
+        raise _stale(deal)
+    new = _parse_deal(data, number)
+    was_closed = _was_closed(locked, names, deals)
+    sheet = _replay(
+        locked, names, [new if d.number == number else d.to_engine(names) for d in deals]
+    )
+    before = deal.to_pulka_dict(names)
+    deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
+    after = deal.to_pulka_dict(names)
+    if after == before:
+        return deal, sheet
+    user = _user(changed_by)
+    now = timezone.now()
+    deal.changed_by, deal.changed_at, deal.version = user, now, deal.version + 1
+    deal.save()
+    DealRevision.objects.create(
+        pulka=locked,
+        deal=deal,
+        number=number,
+        action=RevisionAction.CHANGED,
+        before=before,
+        after=after,
+        user=user,
+        at=now,
+    )
+    changed = _settle_status(locked, sheet, was_closed=was_closed)
+    _bump(locked, *changed)
+    _rebuild_result_cache(locked, names, sheet)
+    pulka.status, pulka.version = locked.status, locked.version
+    return deal, sheet
+
+
+@transaction.atomic
+def deal_delete(
+    *, pulka: Pulka, number: int, expected_version: int, deleted_by: AbstractBaseUser | None
+) -> engine.Sheet:
+    """Delete deal `number`; the later deals move up one number, and the sheet is replayed."""
+    locked, names, deals = _locked(pulka)
+    if locked.status == PulkaStatus.ABANDONED:
+        raise ScoringError(_("This pulka was abandoned: its deals can no longer be changed."))
+    deal = next((d for d in deals if d.number == number), None)
+    if deal is None:
+        raise ScoringError(_("Deal %(number)s no longer exists.") % {"number": number})
+    if deal.version != expected_version:
+        raise _stale(deal)
+    was_closed = _was_closed(locked, names, deals)
+    sheet = _replay(locked, names, [d.to_engine(names) for d in deals if d.number != number])
+    user = _user(deleted_by)
+    DealRevision.objects.create(
+        pulka=locked,
+        deal=None,
+        number=number,
+        action=RevisionAction.DELETED,
+        before=deal.to_pulka_dict(names),
+        user=user,
+    )
+    deal.delete()
+    # Two steps keep deal numbers unique at every row: shift out of range, then back down.
+    shift = 1_000_000
+    later = Deal.objects.filter(pulka=locked, number__gt=number)
+    later.update(number=F("number") + shift)
+    Deal.objects.filter(pulka=locked, number__gt=shift).update(number=F("number") - shift - 1)
+    changed = _settle_status(locked, sheet, was_closed=was_closed)
+    _bump(locked, *changed)
+    _rebuild_result_cache(locked, names, sheet)
+    pulka.status, pulka.version = locked.status, locked.version
+    return sheet
+
+
+@transaction.atomic
+def pulka_finish(*, pulka: Pulka, finished_by: AbstractBaseUser | None) -> engine.Sheet:
+    """End a running pulka early: it is settled as unfinished (missing pool → mountain)."""
+    locked, names, deals = _locked(pulka)
+    if locked.status != PulkaStatus.RUNNING:
+        raise ScoringError(_("Only a running pulka can be ended."))
+    sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
+    locked.status = PulkaStatus.FINISHED
+    locked.finished_at = timezone.now()
+    _bump(locked, "status", "finished_at")
+    _rebuild_result_cache(locked, names, sheet)
+    pulka.status, pulka.version = locked.status, locked.version
+    return sheet
+
+
+@transaction.atomic
+def pulka_reopen(*, pulka: Pulka, reopened_by: AbstractBaseUser | None) -> engine.Sheet:
+    """Resume a pulka that was ended early or abandoned (a closed pulka has nothing to add)."""
+    locked, names, deals = _locked(pulka)
+    sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
+    if locked.status == PulkaStatus.RUNNING:
+        raise ScoringError(_("This pulka is already running."))
+    if sheet.closed:
+        raise ScoringError(_("Every pool is closed: this pulka is complete and cannot go on."))
+    locked.status = PulkaStatus.RUNNING
+    locked.finished_at = None
+    _bump(locked, "status", "finished_at")
+    _rebuild_result_cache(locked, names, sheet)
+    pulka.status, pulka.version = locked.status, locked.version
+    return sheet
+
+
+@transaction.atomic
+def pulka_abandon(*, pulka: Pulka, abandoned_by: AbstractBaseUser | None) -> None:
+    """Set a pulka aside: it keeps its deals but counts for nobody."""
+    locked, names, deals = _locked(pulka)
+    if locked.status == PulkaStatus.ABANDONED:
+        raise ScoringError(_("This pulka is already abandoned."))
+    locked.status = PulkaStatus.ABANDONED
+    locked.finished_at = timezone.now()
+    _bump(locked, "status", "finished_at")
+    PulkaResultCache.objects.filter(pulka=locked).delete()
+    pulka.status, pulka.version = locked.status, locked.version

@@ -1,0 +1,23 @@
+from django.urls import path
+
+from scoring import views
+
+app_name = "scoring"
+
+P = "c/<slug:club_slug>/p/<int:pulka_id>/"
+
+urlpatterns = [
+    path(
+        "c/<slug:club_slug>/s/<int:session_id>/tables/new/", views.pulka_create, name="pulka-create"
+    ),
+    path(P, views.pulka_detail, name="pulka-detail"),
+    path(P + "deal-form/", views.deal_form, name="deal-form"),
+    path(P + "deals/", views.deal_create, name="deal-create"),
+    path(P + "deals/<int:number>/edit/", views.deal_edit, name="deal-edit"),
+    path(P + "deals/<int:number>/delete/", views.deal_delete, name="deal-delete"),
+    path(P + "history/", views.pulka_history, name="pulka-history"),
+    path(P + "rules/", views.pulka_rules, name="pulka-rules"),
+    path(P + "finish/", views.pulka_finish, name="pulka-finish"),
+    path(P + "reopen/", views.pulka_reopen, name="pulka-reopen"),
+    path(P + "abandon/", views.pulka_abandon, name="pulka-abandon"),
+]

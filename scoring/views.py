@@ -1,0 +1,410 @@
+"""Pulka pages: the sheet, the deal-entry form, the deal log and its corrections.
+
+Every view starts with the tenant gate and scopes the pulka by its club. htmx requests get
+the page's named partials; without JavaScript every form posts and redirects (PRG).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+
+from club.access import ClubAccess, get_club_for_user
+from club.models import Role
+from club.rendering import render_page, wants_fragment
+from scoring import engine, selectors, services
+from scoring.forms import DealForm, PulkaCreateForm, RulesForm, deal_initial
+from scoring.models import Deal, Pulka, PulkaStatus
+
+PAGE = "scoring/pulka_detail.html"
+
+
+def _gate(request: HttpRequest, club_slug: str, pulka_id: int, role: str | None = None):
+    access = get_club_for_user(request, club_slug, role=role)
+    return access, selectors.pulka_for_club(access.club, pulka_id)
+
+
+def _urls(pulka: Pulka) -> dict[str, str]:
+    args = [pulka.session.club.slug, pulka.pk]
+    return {
+        "page": reverse("scoring:pulka-detail", args=args),
+        "form": reverse("scoring:deal-form", args=args),
+        "create": reverse("scoring:deal-create", args=args),
+    }
+
+
+def _new_deal_form(pulka: Pulka, names: list[str], sheet: engine.Sheet, data=None) -> DealForm:
+    return DealForm(
+        data,
+        names=names,
+        rules=sheet.rules,
+        rotation_dealer=names.index(sheet.next_dealer),
+        refresh_url=_urls(pulka)["form"],
+    )
+
+
+def _edit_deal_form(
+    pulka: Pulka, names: list[str], deals: list[Deal], deal: Deal, sheet: engine.Sheet, data=None
+) -> DealForm:
+    earlier = [d.to_engine(names) for d in deals if d.number < deal.number]
+    rotation = engine.dealer_for_next_deal(names, names[pulka.first_dealer], earlier)
+    dealer = sheet.snapshots[deal.number - 1].dealer
+    initial = deal_initial(deal.to_pulka_dict(names), names, dealer)
+    initial.update(rotation_dealer=names.index(rotation), version=deal.version)
+    return DealForm(
+        data,
+        names=names,
+        rules=sheet.rules,
+        rotation_dealer=names.index(rotation),
+        refresh_url=reverse(
+            "scoring:deal-edit", args=[pulka.session.club.slug, pulka.pk, deal.number]
+        ),
+        initial=initial,
+    )
+
+
+def _log(pulka: Pulka, names: list[str], deals: list[Deal], sheet: engine.Sheet) -> list[dict]:
+    """The deal log, newest first: each deal with the entries the engine says it wrote."""
+    return [
+        _log_item(deal, names, snapshot)
+        for deal, snapshot in reversed(list(zip(deals, sheet.snapshots, strict=True)))
+    ]
+
+
+def _log_item(deal: Deal, names: list[str], snapshot: engine.DealSnapshot) -> dict:
+    return {
+        "deal": deal,
+        "data": deal.to_pulka_dict(names),
+        "dealer": snapshot.dealer,
+        "entries": snapshot.entries,
+        "raspasy_cost": snapshot.raspasy_cost,
+    }
+
+
+def _context(
+    request: HttpRequest,
+    access: ClubAccess,
+    pulka: Pulka,
+    *,
+    deals: list[Deal] | None = None,
+    sheet: engine.Sheet | None = None,
+    form: DealForm | None = None,
+    mode: str = "new",
+    target: Deal | None = None,
+) -> dict:
+    names = selectors.pulka_names(pulka)
+    if deals is None:
+        deals = selectors.pulka_deals(pulka)
+    if sheet is None:
+        sheet = selectors.pulka_sheet(pulka, deals)
+    if form is None and access.can_record and pulka.is_running and mode == "new":
+        form = _new_deal_form(pulka, names, sheet)
+    return {
+        "club": access.club,
+        "access": access,
+        "pulka": pulka,
+        "session": pulka.session,
+        "names": names,
+        "sheet": sheet,
+        "rows": selectors.sheet_rows(sheet, names),
+        "deals": deals,
+        "log": _log(pulka, names, deals, sheet),
+        "form": form,
+        "mode": mode,
+        "target": target,
+        "target_data": target.to_pulka_dict(names) if target else None,
+        "urls": _urls(pulka),
+        "next_number": len(deals) + 1,
+    }
+
+
+@require_GET
+def pulka_detail(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    access, pulka = _gate(request, club_slug, pulka_id)
+    return render_page(request, PAGE, _context(request, access, pulka), fragment="pulka")
+
+
+@require_GET
+def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    """Re-render the entry form for the choices made so far (htmx), without validating."""
+    access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
+    if not wants_fragment(request):
+        return redirect(pulka.get_absolute_url())
+    names = selectors.pulka_names(pulka)
+    sheet = selectors.pulka_sheet(pulka)
+    form = _new_deal_form(pulka, names, sheet, data=request.GET)
+    context = {"club": access.club, "pulka": pulka, "form": form, "urls": _urls(pulka)}
+    context.update(mode="new", next_number=len(sheet.snapshots) + 1, draft=True)
+    return _fragment(request, context, "deal-form")
+
+
+@require_POST
+def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
+    names = selectors.pulka_names(pulka)
+    deals = selectors.pulka_deals(pulka)
+    sheet = selectors.pulka_sheet(pulka, deals)
+    form = _new_deal_form(pulka, names, sheet, data=request.POST)
+    if not pulka.is_running:
+        form.is_valid()
+        form.add_error(None, _("This pulka is over: no deal can be added to it."))
+    elif form.is_valid():
+        try:
+            deal, sheet = services.deal_record(
+                pulka=pulka, data=form.deal_data, entered_by=request.user
+            )
+        except services.ScoringError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if not wants_fragment(request):
+                return redirect(pulka.get_absolute_url())
+            return _deal_created(request, access, pulka, names, deal, sheet)
+    if not wants_fragment(request):
+        context = _context(request, access, pulka, deals=deals, sheet=sheet, form=form)
+        return render(request, PAGE, context)
+    context = {"club": access.club, "pulka": pulka, "form": form, "urls": _urls(pulka)}
+    context.update(mode="new", next_number=len(deals) + 1, sheet=sheet, names=names)
+    return _fragment(request, context, "deal-form")
+
+
+def _deal_created(request, access, pulka, names, deal, sheet) -> HttpResponse:
+    """htmx answer to a new deal: a fresh form, the new sheet and the new log line.
+
+    The deal that closes the last pool finishes the pulka: then the whole page is swapped.
+    """
+    if not pulka.is_running:
+        response = _fragment(request, _context(request, access, pulka), "pulka")
+        return retarget(reswap(response, "outerHTML"), "#pulka")
+    form = _new_deal_form(pulka, names, sheet)
+    context = {
+        "club": access.club,
+        "access": access,
+        "pulka": pulka,
+        "names": names,
+        "sheet": sheet,
+        "rows": selectors.sheet_rows(sheet, names),
+        "form": form,
+        "mode": "new",
+        "urls": _urls(pulka),
+        "next_number": deal.number + 1,
+        "item": _log_item(deal, names, sheet.snapshots[-1]),
+    }
+    return _fragment(request, context, "deal-created")
+
+
+def _fragment(request: HttpRequest, context: dict, name: str) -> HttpResponse:
+    response = render(request, f"{PAGE}#{name}", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _deal_for(pulka: Pulka, deals: list[Deal], number: int) -> Deal:
+    from django.http import Http404
+
+    for deal in deals:
+        if deal.number == number:
+            return deal
+    raise Http404
+
+
+def _after_change(request, access, pulka, message: str) -> HttpResponse:
+    if wants_fragment(request):
+        response = render_page(request, PAGE, _context(request, access, pulka), fragment="pulka")
+        return retarget(reswap(response, "outerHTML"), "#pulka")
+    messages.success(request, message)
+    return redirect(pulka.get_absolute_url())
+
+
+@require_http_methods(["GET", "POST"])
+def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
+    access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
+    names = selectors.pulka_names(pulka)
+    deals = selectors.pulka_deals(pulka)
+    deal = _deal_for(pulka, deals, number)
+    sheet = selectors.pulka_sheet(pulka, deals)
+    if pulka.status == PulkaStatus.ABANDONED:
+        messages.error(request, _("This pulka was abandoned: its deals can no longer be changed."))
+        return _after_change(request, access, pulka, "")
+    if request.method == "GET" and wants_fragment(request) and "kind" in request.GET:
+        # A choice changed while editing: re-render the edit form, do not validate.
+        form = _edit_deal_form(pulka, names, deals, deal, sheet, data=request.GET)
+        context = {"club": access.club, "pulka": pulka, "form": form, "urls": _urls(pulka)}
+        context.update(mode="edit", target=deal, draft=True)
+        return _fragment(request, context, "deal-form")
+    data = request.POST if request.method == "POST" else None
+    form = _edit_deal_form(pulka, names, deals, deal, sheet, data=data)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.deal_update(
+                pulka=pulka,
+                number=number,
+                data=form.deal_data,
+                expected_version=form.cleaned_data.get("version") or 0,
+                changed_by=request.user,
+            )
+        except services.ScoringError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return _after_change(
+                request, access, pulka, _("Deal %(number)s corrected.") % {"number": number}
+            )
+    context = _context(request, access, pulka, deals=deals, sheet=sheet, form=form)
+    context.update(mode="edit", target=deal)
+    return render_page(request, PAGE, context, fragment="entry")
+
+
+@require_http_methods(["GET", "POST"])
+def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
+    access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
+    deals = selectors.pulka_deals(pulka)
+    deal = _deal_for(pulka, deals, number)
+    error = None
+    if request.method == "POST":
+        try:
+            version = int(request.POST.get("version", ""))
+        except ValueError:
+            version = -1
+        try:
+            services.deal_delete(
+                pulka=pulka, number=number, expected_version=version, deleted_by=request.user
+            )
+        except services.ScoringError as exc:
+            error = exc.message
+        else:
+            return _after_change(
+                request, access, pulka, _("Deal %(number)s deleted.") % {"number": number}
+            )
+    context = _context(request, access, pulka, deals=deals, mode="delete", target=deal)
+    context["error"] = error
+    return render_page(request, PAGE, context, fragment="entry")
+
+
+@require_GET
+def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    access, pulka = _gate(request, club_slug, pulka_id)
+    number = request.GET.get("deal", "")
+    revisions = selectors.pulka_revisions(pulka, int(number) if number.isdigit() else None)
+    context = {
+        "club": access.club,
+        "access": access,
+        "pulka": pulka,
+        "session": pulka.session,
+        "names": selectors.pulka_names(pulka),
+        "revisions": revisions,
+        "number": int(number) if number.isdigit() else None,
+    }
+    return render_page(request, "scoring/pulka_history.html", context, fragment="revisions")
+
+
+@require_http_methods(["GET", "POST"])
+def pulka_rules(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    """The pulka's conventions: shown to all, editable by a secretary until the first deal."""
+    access, pulka = _gate(request, club_slug, pulka_id)
+    has_deals = Deal.objects.filter(pulka=pulka).exists()
+    editable = access.can_record and not has_deals and pulka.is_running
+    if request.method == "POST":
+        if not access.can_record:
+            get_club_for_user(request, club_slug, role=Role.SECRETARY)
+        form = RulesForm(request.POST, prefix="rules", rules=pulka.rules)
+        if not editable:
+            form.is_valid()
+            form.add_error(None, _("The conventions can be changed only before the first deal."))
+        elif form.is_valid():
+            try:
+                services.pulka_update_rules(pulka=pulka, rules=form.rules)
+            except services.ScoringError as exc:
+                form.add_error(None, exc.message)
+            else:
+                if wants_fragment(request):
+                    return HttpResponseClientRedirect(pulka.get_absolute_url())
+                messages.success(request, _("Conventions saved."))
+                return redirect(pulka.get_absolute_url())
+    else:
+        form = RulesForm(prefix="rules", rules=pulka.rules)
+    context = {
+        "club": access.club,
+        "access": access,
+        "pulka": pulka,
+        "session": pulka.session,
+        "names": selectors.pulka_names(pulka),
+        "form": form,
+        "editable": editable,
+    }
+    return render_page(request, "scoring/pulka_rules.html", context, fragment="rules")
+
+
+def _status_change(request, club_slug, pulka_id, service, done: str) -> HttpResponse:
+    access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
+    try:
+        service(pulka)
+    except services.ScoringError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    if wants_fragment(request):
+        return render_page(request, PAGE, _context(request, access, pulka), fragment="pulka")
+    return redirect(pulka.get_absolute_url())
+
+
+@require_POST
+def pulka_finish(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    return _status_change(
+        request,
+        club_slug,
+        pulka_id,
+        lambda p: services.pulka_finish(pulka=p, finished_by=request.user),
+        _("The pulka is over: settled as it stands."),
+    )
+
+
+@require_POST
+def pulka_reopen(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    return _status_change(
+        request,
+        club_slug,
+        pulka_id,
+        lambda p: services.pulka_reopen(pulka=p, reopened_by=request.user),
+        _("The pulka is running again."),
+    )
+
+
+@require_POST
+def pulka_abandon(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    return _status_change(
+        request,
+        club_slug,
+        pulka_id,
+        lambda p: services.pulka_abandon(pulka=p, abandoned_by=request.user),
+        _("The pulka was abandoned: it counts for nobody."),
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def pulka_create(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
+    access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
+    session = selectors.session_for_club(access.club, session_id)
+    form = PulkaCreateForm(request.POST or None, club=access.club)
+    if request.method == "POST" and form.is_valid():
+        players = form.cleaned_data["players"]
+        try:
+            pulka = services.pulka_create(
+                session=session,
+                players=players,
+                first_dealer=players[form.cleaned_data["first_dealer"]],
+                rules=form.rules_form.rules,
+                created_by=request.user,
+            )
+        except services.ScoringError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if wants_fragment(request):
+                return HttpResponseClientRedirect(pulka.get_absolute_url())
+            return redirect(pulka.get_absolute_url())
+    context = {"club": access.club, "access": access, "session": session, "new_table_form": form}
+    return render_page(request, "scoring/pulka_create.html", context, fragment="new-table")

@@ -1,0 +1,143 @@
+"""A secretary runs a table in Chromium: starts it, records six kinds of deal, corrects one
+and ends the pulka; the page must agree with the engine, and never reload."""
+
+import re
+
+import pytest
+
+from club.models import Role
+from scoring import selectors
+from scoring.models import Pulka, PulkaStatus
+from tests.conftest import PASSWORD, make_club, make_member, make_player, make_session
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REFRESHING = {"kind", "declarer", "level", "dealer"}
+
+
+def _choose(page, name: str, value: str) -> None:
+    radio = page.locator(f"#deal-form input[name='{name}'][value='{value}']")
+    if radio.is_checked():
+        return
+    if name in REFRESHING or name.startswith("call_"):
+        with page.expect_response(re.compile(r"/deal-form/")):
+            radio.check()
+        page.wait_for_timeout(60)  # htmx settles the swap
+    else:
+        radio.check()
+
+
+def _tricks(page, **counts: int) -> None:
+    for seat, count in counts.items():
+        page.locator(f"#deal-form input[name='tricks_{seat[1:]}']").fill(str(count))
+
+
+def _record(page) -> None:
+    with page.expect_response(lambda r: r.url.endswith("/deals/") and r.request.method == "POST"):
+        page.locator("#deal-form button[type='submit']").press("Enter")
+    page.wait_for_timeout(60)
+
+
+def _pool(page, name: str) -> str:
+    return page.locator(f"#board tr[data-player='{name}'] td.pool").get_attribute("data-pool")
+
+
+def test_secretary_runs_a_table_from_start_to_end(live_server, page, artifacts):
+    club = make_club(name="Сочинка", slug="sochi", is_public=False, pool_target=10)
+    secretary = make_member(club, Role.SECRETARY, username="serhii").user
+    for name in ("Anna", "Boris", "Vera"):
+        make_player(club, name)
+    session = make_session(club)
+
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=username]", secretary.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(live_server.url + "/")
+    page.goto(f"{live_server.url}/c/{club.slug}/s/{session.pk}/tables/new/")
+    for seat, name in enumerate(("Anna", "Boris", "Vera")):
+        page.select_option(f"select[name=seat_{seat}]", label=name)
+    page.check("input[name=first_dealer][value='0']")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url(re.compile(r"/p/\d+/$"))
+    pulka = Pulka.objects.get(session=session)
+    page.evaluate("window.__noReload = true")
+
+    # 1. A made six: Boris declares, Vera whists alone; Anna's count is left for the form.
+    _choose(page, "declarer", "1")
+    _choose(page, "call_2", "whist")
+    _choose(page, "call_0", "pass")
+    _tricks(page, s1=6, s2=3)
+    _record(page)
+    assert _pool(page, "Boris") == "2"
+    assert page.locator("#deal-log li.deal").count() == 1
+
+    # 2. A set seven: Vera declares, both whist, she takes 6.
+    _choose(page, "declarer", "2")
+    _choose(page, "level", "7")
+    page.check("#deal-form input[name='suit'][value='H']")
+    _choose(page, "call_0", "whist")
+    _choose(page, "call_1", "whist")
+    _tricks(page, s2=6, s0=2, s1=2)
+    _record(page)
+    assert "Vera: 4 into the mountain (1 trick short)" in page.inner_text("#deal-log")
+
+    # 3. A whister set: Anna's six, Boris whists alone and the defence takes only 2.
+    _choose(page, "declarer", "0")
+    _choose(page, "call_1", "whist")
+    _choose(page, "call_2", "pass")
+    _tricks(page, s0=8, s1=1, s2=1)
+    _record(page)
+    assert _pool(page, "Anna") == "2"
+    assert "Boris: 4 into the mountain (set on whist)" in page.inner_text("#deal-log")
+
+    # 4. A half-whist at seven: Boris declares, Vera passes, Anna says half.
+    _choose(page, "declarer", "1")
+    _choose(page, "level", "7")
+    _choose(page, "call_2", "pass")
+    _choose(page, "call_0", "half")
+    assert page.locator("#deal-form input[name^='tricks_']").count() == 0
+    _record(page)
+    assert _pool(page, "Boris") == "6"
+
+    # 5. A clean misère by Vera.
+    _choose(page, "kind", "misere")
+    _choose(page, "declarer", "2")
+    _record(page)
+    assert _pool(page, "Vera") == "10"
+
+    # 6. Raspasy.
+    _choose(page, "kind", "raspasy")
+    _tricks(page, s0=2, s1=5, s2=3)
+    _record(page)
+    assert page.locator("#deal-log li.deal").count() == 6
+
+    # Correct deal 1: Boris took 7.
+    page.locator("#deal-1 .deal-actions a", has_text="edit").click()
+    page.wait_for_selector("text=Correct deal 1")
+    _tricks(page, s1=7, s2=2, s0=1)
+    page.locator("#deal-form button[type='submit']").click()
+    page.wait_for_selector("#deal-form >> text=Deal 7")
+    assert "6♠ · Vera whist, Anna pass · 7–2–1" in page.inner_text("#deal-1")
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=str(artifacts / "pulka-desktop.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(artifacts / "pulka-phone.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    # End the pulka early: settled as unfinished.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("button", has_text="End the pulka").click()
+    page.wait_for_selector("text=Ended early")
+
+    assert page.evaluate("window.__noReload") is True
+    pulka.refresh_from_db()
+    assert pulka.status == PulkaStatus.FINISHED
+    sheet = selectors.pulka_sheet(pulka)
+    for name, value in sheet.result_rounded.items():
+        shown = page.locator(f"#board tr[data-player='{name}'] td.result").get_attribute(
+            "data-result"
+        )
+        assert int(shown) == value
+    assert sum(sheet.result.values()) == 0

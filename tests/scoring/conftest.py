@@ -1,0 +1,43 @@
+import pytest
+
+from tests.conftest import make_pulka, make_session
+
+
+@pytest.fixture
+def session_a(club_a):
+    return make_session(club_a)
+
+
+@pytest.fixture
+def pulka(session_a):
+    """A running 3-player pulka to 10 in club A: Anna, Boris, Vera; Anna deals first."""
+    return make_pulka(session_a)
+
+
+def deal_post(**fields) -> dict:
+    """Form data for the deal-entry form: a six by Boris (seat 1), Vera whists, Anna passes."""
+    data = {
+        "kind": "game",
+        "declarer": "1",
+        "level": "6",
+        "suit": "S",
+        "call_2": "whist",
+        "call_0": "pass",
+        "tricks_1": "6",
+        "tricks_2": "3",
+        "tricks_0": "1",
+        "quick_tricks": "0",
+        "dealer": "0",
+        "rotation_dealer": "0",
+    }
+    data.update({k: str(v) for k, v in fields.items()})
+    return {k: v for k, v in data.items() if v != "None"}
+
+
+SIX_BY_BORIS = {
+    "kind": "game",
+    "declarer": "Boris",
+    "contract": "6S",
+    "calls": {"Vera": "whist", "Anna": "pass"},
+    "tricks": {"Boris": 6, "Vera": 3, "Anna": 1},
+}

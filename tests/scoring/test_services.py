@@ -1,0 +1,205 @@
+"""The services are the only writers: validation through the engine, locks, caches."""
+
+import threading
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from club.models import Player
+from scoring import services
+from scoring.models import Deal, DealRevision, PulkaResultCache, PulkaStatus, Seat
+from tests.conftest import make_club, make_player, make_pulka, make_session, record
+from tests.scoring.conftest import SIX_BY_BORIS
+
+pytestmark = pytest.mark.django_db
+
+PASS_OUT = {"kind": "game", "contract": "6S"}
+
+
+def _no_play(declarer, *defenders):
+    return {**PASS_OUT, "declarer": declarer, "calls": dict.fromkeys(defenders, "pass")}
+
+
+def test_deals_are_numbered_in_order(pulka):
+    record(pulka, SIX_BY_BORIS, {"kind": "raspasy", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}})
+
+    assert list(Deal.objects.filter(pulka=pulka).values_list("number", flat=True)) == [1, 2]
+    assert DealRevision.objects.filter(pulka=pulka, action="created").count() == 2
+
+
+def test_an_invalid_deal_saves_nothing(pulka):
+    bad = {**SIX_BY_BORIS, "tricks": {"Boris": 6, "Vera": 3, "Anna": 0}}
+
+    with pytest.raises(services.ScoringError, match="Deal 1: tricks sum to 9, expected 10"):
+        record(pulka, bad)
+
+    assert not Deal.objects.exists()
+    assert not DealRevision.objects.exists()
+    pulka.refresh_from_db()
+    assert pulka.version == 1
+
+
+def test_a_player_who_is_not_at_the_table_is_refused(pulka):
+    stranger = {**SIX_BY_BORIS, "declarer": "Gleb"}
+
+    with pytest.raises(services.ScoringError, match="Gleb"):
+        record(pulka, stranger)
+
+
+def test_closing_the_last_pool_finishes_and_caches_the_result_with_places(session_a):
+    pulka = make_pulka(session_a, rules={"pool_target": 2})
+
+    record(
+        pulka,
+        SIX_BY_BORIS,
+        _no_play("Vera", "Anna", "Boris"),
+        _no_play("Anna", "Boris", "Vera"),
+    )
+
+    pulka.refresh_from_db()
+    assert pulka.status == PulkaStatus.FINISHED
+    assert pulka.finished_at is not None
+    rows = {
+        r.player.name: (r.result, r.result_rounded, r.place, r.closed)
+        for r in PulkaResultCache.objects.filter(pulka=pulka)
+    }
+    assert rows == {
+        "Anna": ("0", 0, 2, True),
+        "Boris": ("-8", -8, 3, True),
+        "Vera": ("8", 8, 1, True),
+    }
+
+
+def test_equal_results_share_a_place(session_a):
+    pulka = make_pulka(session_a, rules={"pool_target": 2})
+    record(
+        pulka,
+        _no_play("Boris", "Vera", "Anna"),
+        _no_play("Vera", "Anna", "Boris"),
+        _no_play("Anna", "Boris", "Vera"),
+    )
+
+    places = sorted(PulkaResultCache.objects.filter(pulka=pulka).values_list("place", flat=True))
+
+    assert places == [1, 1, 1]
+
+
+def test_deal_numbers_are_unique_per_pulka_in_the_database(pulka):
+    record(pulka, SIX_BY_BORIS)
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Deal.objects.create(pulka=pulka, number=1, kind="raspasy", tricks={"0": 10})
+
+
+def test_a_player_holds_one_seat_in_the_database(pulka):
+    anna = Player.objects.get(name="Anna")
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seat.objects.create(pulka=pulka, position=3, player=anna)
+
+
+def test_pulka_create_refuses_a_player_twice_and_foreign_players(session_a, club_b):
+    anna = make_player(session_a.club, "Anna")
+    boris = make_player(session_a.club, "Boris")
+    foreign = make_player(club_b, "Oleh")
+
+    with pytest.raises(services.ScoringError, match="only one seat"):
+        services.pulka_create(
+            session=session_a,
+            players=[anna, boris, anna],
+            first_dealer=anna,
+            rules={},
+            created_by=None,
+        )
+    with pytest.raises(services.ScoringError, match="roster"):
+        services.pulka_create(
+            session=session_a,
+            players=[anna, boris, foreign],
+            first_dealer=anna,
+            rules={},
+            created_by=None,
+        )
+    with pytest.raises(services.ScoringError, match="3 or 4"):
+        services.pulka_create(
+            session=session_a, players=[anna, boris], first_dealer=anna, rules={}, created_by=None
+        )
+
+
+def test_tables_are_numbered_per_session(session_a):
+    first = make_pulka(session_a)
+    second = make_pulka(session_a, names=("Gleb", "Dana", "Ira", "Oleh"))
+    elsewhere = make_pulka(make_session(session_a.club))
+
+    assert (first.table, second.table, elsewhere.table) == (1, 2, 1)
+
+
+def test_rules_snapshot_is_resolved_and_independent_of_the_club(session_a):
+    club = session_a.club
+    club.rules = {"lone_whister": "gentleman"}
+    club.save()
+    pulka = make_pulka(session_a, rules=club.default_rules())
+
+    club.rules = {}
+    club.save()
+
+    pulka.refresh_from_db()
+    assert pulka.rules["lone_whister"] == "gentleman"
+    assert pulka.rules["pool_target"] == 10
+    assert len(pulka.rules) == 20
+
+
+def test_deleting_the_first_deal_moves_the_others_up(pulka):
+    raspasy = {"kind": "raspasy", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
+    record(pulka, SIX_BY_BORIS, raspasy, raspasy)
+
+    services.deal_delete(pulka=pulka, number=1, expected_version=1, deleted_by=None)
+
+    assert list(Deal.objects.filter(pulka=pulka).values_list("number", "kind")) == [
+        (1, "raspasy"),
+        (2, "raspasy"),
+    ]
+
+
+def test_deleting_a_deal_that_later_deals_depend_on_is_refused(session_a):
+    club = make_club()
+    pulka = make_pulka(make_session(club), names=("A", "B", "C", "D"))
+    # Deal 2 is dealt by B and declared by A; without deal 1, A would deal it and sit out.
+    record(
+        pulka,
+        {"kind": "raspasy", "tricks": {"A": 1, "B": 3, "C": 3, "D": 3}},
+        {"kind": "game", "declarer": "A", "contract": "6S", "calls": {"C": "pass", "D": "pass"}},
+    )
+
+    with pytest.raises(services.ScoringError, match="Deal 1"):
+        services.deal_delete(pulka=pulka, number=1, expected_version=1, deleted_by=None)
+    assert Deal.objects.filter(pulka=pulka).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks across threads need PostgreSQL"
+)
+def test_two_secretaries_at_the_same_moment_both_deals_are_kept():
+    club = make_club()
+    pulka = make_pulka(make_session(club))
+    raspasy = {"kind": "raspasy", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def post():
+        try:
+            barrier.wait()
+            services.deal_record(pulka=pulka, data=raspasy, entered_by=None)
+        except Exception as exc:  # noqa: BLE001 - collected for the assertion
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=post) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert list(Deal.objects.filter(pulka=pulka).values_list("number", flat=True)) == [1, 2]
