@@ -1,0 +1,159 @@
+"""Forms of the club pages. They validate input; club.services does the writing."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from club import selectors
+from club.models import Club, Player, Role, Session
+
+SLUG_MAX = Club._meta.get_field("slug").max_length
+
+# Ukrainian national transliteration (2010), with the Russian-only letters, so that a
+# Cyrillic club name suggests a readable Latin link.
+_CYRILLIC = {
+    "а": "a", "б": "b", "в": "v", "г": "h", "ґ": "g", "д": "d", "е": "e", "є": "ye",
+    "ж": "zh", "з": "z", "и": "y", "і": "i", "ї": "yi", "й": "y", "к": "k", "л": "l",
+    "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t", "у": "u",
+    "ф": "f", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ь": "", "ю": "yu",
+    "я": "ya", "ъ": "", "ы": "y", "э": "e", "ё": "yo",
+}  # fmt: skip
+
+
+def suggest_slug(name: str) -> str:
+    """A link-safe short name made from a club name, e.g. "Клуб Сочі" -> "klub-sochi"."""
+    latin = "".join(_CYRILLIC.get(ch, ch) for ch in name.lower())
+    return slugify(latin)[:SLUG_MAX].strip("-")
+
+
+def free_slug(base: str) -> str:
+    """`base`, or `base-2`, `base-3`... whichever no club uses yet."""
+    candidate, n = base, 1
+    while selectors.slug_is_taken(candidate):
+        n += 1
+        suffix = f"-{n}"
+        candidate = base[: SLUG_MAX - len(suffix)].rstrip("-") + suffix
+    return candidate
+
+
+class ClubCreateForm(forms.ModelForm):
+    # The last suggestion shown, so that a new one replaces it but never a slug typed by hand.
+    slug_suggested = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    class Meta:
+        model = Club
+        fields = ["name", "slug", "city", "is_public"]
+        help_texts = {
+            "slug": _(
+                "Latin letters, digits and hyphens. Leave it empty to make it from the name."
+            ),
+        }
+        error_messages = {
+            "slug": {
+                "unique": _("Another club already uses this link: choose another short name."),
+                "invalid": _("Use only Latin letters, digits, hyphens and underscores."),
+            },
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+        self.fields["slug"].widget.attrs["placeholder"] = _("made from the name")
+
+    def clean_slug(self) -> str:
+        slug = (self.cleaned_data.get("slug") or "").strip().lower()
+        if slug:
+            return slug
+        name = self.cleaned_data.get("name") or ""
+        base = suggest_slug(name)
+        if not base:
+            if name:
+                raise forms.ValidationError(
+                    _("Choose a short name for the links (Latin letters, digits and hyphens).")
+                )
+            return slug
+        return free_slug(base)
+
+    def suggestion(self) -> dict[str, str]:
+        """For the live suggestion while the name is typed: the slug field's new value."""
+        data = self.data
+        name = data.get("name", "")
+        typed = data.get("slug", "").strip()
+        previous = data.get("slug_suggested", "")
+        if typed and typed != previous:
+            return {"slug": typed, "slug_suggested": previous}
+        base = suggest_slug(name)
+        suggested = free_slug(base) if base else ""
+        return {"slug": suggested, "slug_suggested": suggested}
+
+
+class ClubSettingsForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = ["name", "city", "is_public"]
+
+
+class MemberAddForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.PLAYER)
+
+    def clean_username(self) -> AbstractBaseUser:
+        username = self.cleaned_data["username"]
+        user = selectors.user_by_username(username)
+        if user is None:
+            raise forms.ValidationError(
+                _("There is no user called %(username)s."), params={"username": username.strip()}
+            )
+        return user
+
+
+class MemberRoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class PlayerAddForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=Player._meta.get_field("name").max_length)
+
+
+class PlayerEditForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=Player._meta.get_field("name").max_length)
+    username = forms.CharField(
+        label=_("User account"),
+        max_length=150,
+        required=False,
+        help_text=_("The username he logs in with; leave it empty to unlink the account."),
+    )
+    is_active = forms.BooleanField(label=_("On the roster"), required=False)
+
+    @classmethod
+    def for_player(cls, player: Player, data=None) -> PlayerEditForm:
+        initial = {
+            "name": player.name,
+            "username": player.user.get_username() if player.user else "",
+            "is_active": player.is_active,
+        }
+        return cls(data, initial=initial)
+
+    def clean_username(self) -> AbstractBaseUser | None:
+        username = self.cleaned_data.get("username", "").strip()
+        if not username:
+            return None
+        user = selectors.user_by_username(username)
+        if user is None:
+            raise forms.ValidationError(
+                _("There is no user called %(username)s."), params={"username": username}
+            )
+        return user
+
+
+class SessionForm(forms.ModelForm):
+    class Meta:
+        model = Session
+        fields = ["date", "venue", "notes"]
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "notes": forms.Textarea(attrs={"rows": 3}),
+        }

@@ -1,0 +1,50 @@
+"""Reads: clubs a visitor can see, a club's members, roster and evenings."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, QuerySet
+
+from club.models import Club, Membership, Player, Session
+
+
+def public_clubs() -> QuerySet[Club]:
+    return Club.objects.filter(is_public=True).order_by("name")
+
+
+def memberships_for_user(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Membership]:
+    """The clubs a user belongs to, with his role in each (none for anonymous)."""
+    if not user.is_authenticated:
+        return Membership.objects.none()
+    return Membership.objects.filter(user=user).select_related("club").order_by("club__name")
+
+
+def club_members(club: Club) -> QuerySet[Membership]:
+    return Membership.objects.filter(club=club).select_related("user").order_by("user__username")
+
+
+def club_roster(club: Club, *, active_only: bool = True) -> QuerySet[Player]:
+    """The club's players by name; with active_only=False also those taken off the roster."""
+    players = Player.objects.filter(club=club).select_related("user")
+    if active_only:
+        players = players.filter(is_active=True)
+    return players.order_by("-is_active", "name")
+
+
+def club_sessions(club: Club) -> QuerySet[Session]:
+    """The club's evenings, newest first, each with its number of tables (`table_count`)."""
+    return (
+        Session.objects.filter(club=club)
+        .annotate(table_count=Count("pulkas"))
+        .order_by("-date", "-id")
+    )
+
+
+def user_by_username(username: str) -> AbstractBaseUser | None:
+    """The account with this username (exact, as typed at login), or None."""
+    return get_user_model().objects.filter(username=username.strip()).first()
+
+
+def slug_is_taken(slug: str) -> bool:
+    return Club.objects.filter(slug=slug).exists()

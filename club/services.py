@@ -1,0 +1,207 @@
+"""Writes: clubs, their members and roles, the roster, and club evenings.
+
+Every function takes keyword arguments only, runs in one transaction and raises ClubError
+with a message the user can read; nothing is saved when it does.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from club.models import Club, Membership, Player, Role, Session
+from scoring import engine
+
+
+class ClubError(Exception):
+    """A change the club's rules do not allow; `field` names the form field it is about."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def _lock_club(club: Club) -> Club:
+    """Serialise the changes to one club's members (the last-owner rule needs it)."""
+    return Club.objects.select_for_update().get(pk=club.pk)
+
+
+# Clubs
+
+
+@transaction.atomic
+def club_create(
+    *, name: str, slug: str, city: str, is_public: bool, owner: AbstractBaseUser
+) -> Club:
+    """Open a club; the user who opens it is its first owner."""
+    taken = ClubError(
+        _("Another club already uses the link /c/%(slug)s/.") % {"slug": slug}, field="slug"
+    )
+    if Club.objects.filter(slug=slug).exists():
+        raise taken
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, slug=slug, city=city, is_public=is_public)
+    except IntegrityError as exc:  # the same slug, taken a moment ago
+        raise taken from exc
+    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+    return club
+
+
+@transaction.atomic
+def club_update(*, club: Club, name: str, city: str, is_public: bool, rules: dict) -> Club:
+    """Change the club's name, city, visibility and default conventions.
+
+    `rules` holds every convention including pool_target, which is kept in its own column;
+    new tables copy club.default_rules().
+    """
+    try:
+        resolved = engine.rules_to_dict(engine.rules_from_dict(rules))
+    except engine.PulkaError as exc:
+        raise ClubError(exc.problem) from exc
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    club.pool_target = resolved.pop("pool_target")
+    club.rules = resolved
+    club.name = name
+    club.city = city
+    club.is_public = is_public
+    club.save(update_fields=["name", "city", "is_public", "pool_target", "rules"])
+    return club
+
+
+# Members and roles
+
+
+@transaction.atomic
+def member_add(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
+    if role not in Role.values:
+        raise ClubError(_("Choose a role."), field="role")
+    _lock_club(club)
+    existing = Membership.objects.filter(club=club, user=user).first()
+    if existing is not None:
+        raise ClubError(
+            _("%(user)s is already a member (%(role)s).")
+            % {"user": user.get_username(), "role": existing.get_role_display()},
+            field="username",
+        )
+    return Membership.objects.create(club=club, user=user, role=role)
+
+
+def _other_owners(club: Club, membership: Membership) -> bool:
+    return Membership.objects.filter(club=club, role=Role.OWNER).exclude(pk=membership.pk).exists()
+
+
+@transaction.atomic
+def member_set_role(*, membership: Membership, role: str) -> Membership:
+    if role not in Role.values:
+        raise ClubError(_("Choose a role."), field="role")
+    club = _lock_club(membership.club)
+    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    if membership.role == Role.OWNER and role != Role.OWNER and not _other_owners(club, membership):
+        raise ClubError(
+            _("%(user)s is the club's only owner: make someone else an owner first.")
+            % {"user": membership.user.get_username()}
+        )
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def member_remove(*, membership: Membership) -> None:
+    club = _lock_club(membership.club)
+    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    if membership.role == Role.OWNER and not _other_owners(club, membership):
+        raise ClubError(
+            _("%(user)s is the club's only owner and cannot be removed.")
+            % {"user": membership.user.get_username()}
+        )
+    membership.delete()
+
+
+# The roster
+
+
+def _name_taken(club: Club, name: str, *, exclude: Player | None = None) -> Player | None:
+    players = Player.objects.filter(club=club, name__iexact=name)
+    if exclude is not None:
+        players = players.exclude(pk=exclude.pk)
+    return players.first()
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise ClubError(_("Write the player's name."), field="name")
+    return name
+
+
+@transaction.atomic
+def player_add(*, club: Club, name: str) -> Player:
+    """Put a new player on the club's roster (names are unique in a club, ignoring case)."""
+    name = _clean_name(name)
+    _lock_club(club)
+    taken = _name_taken(club, name)
+    if taken is not None:
+        raise ClubError(
+            _("There is already a player called %(name)s.") % {"name": taken.name}, field="name"
+        )
+    return Player.objects.create(club=club, name=name)
+
+
+@transaction.atomic
+def player_update(
+    *, player: Player, name: str, user: AbstractBaseUser | None, is_active: bool
+) -> Player:
+    """Rename a player, link (or unlink) his user account, or take him off the roster."""
+    name = _clean_name(name)
+    _lock_club(player.club)
+    player = Player.objects.select_related("club").get(pk=player.pk)
+    taken = _name_taken(player.club, name, exclude=player)
+    if taken is not None:
+        raise ClubError(
+            _("There is already a player called %(name)s.") % {"name": taken.name}, field="name"
+        )
+    if user is not None:
+        linked = Player.objects.filter(club=player.club, user=user).exclude(pk=player.pk).first()
+        if linked is not None:
+            raise ClubError(
+                _("The account %(user)s is already linked to the player %(name)s.")
+                % {"user": user.get_username(), "name": linked.name},
+                field="username",
+            )
+    player.name = name
+    player.user = user
+    player.is_active = is_active
+    player.save(update_fields=["name", "user", "is_active"])
+    return player
+
+
+# Evenings
+
+
+@transaction.atomic
+def session_create(
+    *,
+    club: Club,
+    date: datetime.date,
+    venue: str,
+    notes: str,
+    created_by: AbstractBaseUser | None,
+) -> Session:
+    return Session.objects.create(
+        club=club, date=date, venue=venue.strip(), notes=notes.strip(), created_by=created_by
+    )
+
+
+@transaction.atomic
+def session_update(*, session: Session, date: datetime.date, venue: str, notes: str) -> Session:
+    session.date = date
+    session.venue = venue.strip()
+    session.notes = notes.strip()
+    session.save(update_fields=["date", "venue", "notes"])
+    return session
