@@ -63,6 +63,7 @@ test-browser: messages
 
 bench: install
 	$(PY) bench/engine.py
+	$(PY) bench/entry.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from club.demo import load_demo
+from club.demo import CLUB_SLUG, load_demo
 
 
 class Command(BaseCommand):
@@ -12,3 +13,5 @@ class Command(BaseCommand):
         self.stdout.write(_("Demo logins (username / password):"))
         for username, password, what in logins:
             self.stdout.write(f"  {username} / {password}  ({what})")
+        path = reverse("club:detail", args=[CLUB_SLUG])
+        self.stdout.write(_("Demo club: %(path)s") % {"path": path})

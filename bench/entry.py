@@ -1,0 +1,303 @@
+"""Benchmark of deal entry: recording a deal through the htmx endpoint (scoring:deal-create).
+
+Run from the repository root:  python bench/entry.py [--profile]
+
+On a fresh in-memory SQLite database, with DEBUG off, a secretary records 60 realistic deals
+(club.demo's generator, checked by the engine first) at one 4-player table through Django's
+test client, as htmx does: POST with ``HX-Request: true``, answered by the deal-created
+fragment. Every POST is timed and its queries counted. For scale, a bare Django view that
+renders a small template is timed through the same client, middleware and login.
+
+Budget: ``ratio`` (entry median / bare view median) <= 3, and ``queries_first ==
+queries_last`` (the queries of a POST do not grow with the deals already entered).
+``--profile`` also records 60 more deals at a second table under cProfile and prints the top
+functions by cumulative time. The last five lines are::
+
+    entry_ms_median: X
+    bare_view_ms_median: Y
+    ratio: Z
+    queries_first: N
+    queries_last: M
+"""
+
+from __future__ import annotations
+
+import cProfile
+import os
+import pstats
+import random
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+os.environ["DATABASE_URL"] = "sqlite://:memory:"
+os.environ["DEBUG"] = "false"
+# WhiteNoise warns that STATIC_ROOT does not exist: collectstatic is not part of the bench.
+warnings.filterwarnings("ignore", "No directory at", UserWarning)
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.http import HttpRequest, HttpResponse  # noqa: E402
+from django.template import engines  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
+from django.urls import include, path, reverse  # noqa: E402
+
+from club.demo import next_valid_deal  # noqa: E402
+from club.models import Club, Membership, Player, Role, Session  # noqa: E402
+from scoring import engine, selectors, services  # noqa: E402
+from scoring.models import Deal, Pulka  # noqa: E402
+
+DEALS = 60
+BARE_WARMUP = 50
+BARE_REPEAT = 300
+HTMX = {"HX-Request": "true"}
+NAMES = ["Олена", "Андрій", "Тарас", "Оксана"]
+
+# A page of the logged-in site at its smallest: it greets the user (so the session and the
+# user are loaded, as on every club page) and lists four rows.
+BARE_PAGE = (
+    '<section id="bare"><h2>{{ title }}{% if user %}, {{ user.get_username }}{% endif %}</h2>'
+    "<ul>{% for name, score in rows %}<li>{{ name }}: {{ score }}</li>{% endfor %}</ul></section>"
+)
+BARE_TEMPLATE = engines["django"].from_string(BARE_PAGE)
+
+
+def bare_view(request: HttpRequest, *, with_user: bool = True) -> HttpResponse:
+    rows = [(name, i * 4) for i, name in enumerate(NAMES)]
+    context = {"title": "Bare", "rows": rows}
+    if not with_user:
+        # No request, so no context processors: the user is never loaded.
+        return HttpResponse(BARE_TEMPLATE.render(context))
+    return HttpResponse(BARE_TEMPLATE.render(context, request))
+
+
+urlpatterns = [
+    path("bench-bare/", bare_view),
+    # The floor of the client, the middleware and a template, without the user.
+    path("bench-bare-no-user/", bare_view, {"with_user": False}),
+    path("", include("config.urls")),
+]
+
+
+def ms(seconds: float) -> float:
+    return seconds * 1e3
+
+
+def form_data(data: dict, names: list[str], rotation_dealer: int) -> dict[str, str]:
+    """The DealForm POST for a pulka/1 deal, as the browser sends it (the dealer not changed)."""
+    seat = {name: i for i, name in enumerate(names)}
+    post = {
+        "kind": data["kind"],
+        "dealer": str(rotation_dealer),
+        "rotation_dealer": str(rotation_dealer),
+        "version": "",
+    }
+    if data["kind"] != "raspasy":
+        post["declarer"] = str(seat[data["declarer"]])
+    if data["kind"] == "game":
+        level = engine.contract_level(data["contract"])
+        post["level"] = str(level)
+        post["suit"] = data["contract"][len(str(level)) :]
+        for name, call in data["calls"].items():
+            post[f"call_{seat[name]}"] = call
+        post["quick_tricks"] = "0"
+        post["talon"] = " ".join(data.get("talon") or ())
+    for name, tricks in (data.get("tricks") or {}).items():
+        post[f"tricks_{seat[name]}"] = str(tricks)
+    return post
+
+
+def setup() -> tuple[Client, Session, list[Player]]:
+    user = get_user_model().objects.create_user(username="secretary")
+    club = Club.objects.create(name="Сочинка", slug="sochi", city="Київ")
+    Membership.objects.create(club=club, user=user, role=Role.SECRETARY)
+    players = [Player.objects.create(club=club, name=name) for name in NAMES]
+    session = Session.objects.create(club=club, venue="Bench room", created_by=user)
+    # SERVER_NAME: the client's default "testserver" is not in ALLOWED_HOSTS outside tests.
+    client = Client(SERVER_NAME="localhost")
+    client.force_login(user)
+    return client, session, players
+
+
+def new_pulka(session: Session, players: list[Player]) -> Pulka:
+    return services.pulka_create(
+        session=session,
+        players=players,
+        first_dealer=players[0],
+        rules={**session.club.default_rules(), "pool_target": 200},
+        created_by=None,
+    )
+
+
+def post_deals(
+    client: Client, pulka: Pulka, seed: int, profile: cProfile.Profile | None = None
+) -> tuple[list[float], list[int]]:
+    """Record DEALS deals at `pulka` through the htmx endpoint; the times and query counts."""
+    names = selectors.pulka_names(pulka)
+    rules = pulka.engine_rules()
+    first_dealer = names[pulka.first_dealer]
+    url = reverse("scoring:deal-create", args=[pulka.session.club.slug, pulka.pk])
+    rng = random.Random(seed)
+    generated: list[dict] = []
+    deals: list[engine.Deal] = []
+    times, queries = [], []
+    # Warm up the templates and the URL resolver; not timed.
+    page = client.get(pulka.get_absolute_url(), secure=True)
+    assert page.status_code == 200, page.status_code
+    for number in range(1, DEALS + 1):
+        data, _ = next_valid_deal(rng, rules, names, first_dealer, deals)
+        rotation = names.index(selectors.pulka_sheet(pulka).next_dealer)
+        post = form_data(data, names, rotation)
+        with CaptureQueriesContext(connection) as captured:
+            if profile is not None:
+                profile.enable()
+            t0 = time.perf_counter()
+            response = client.post(url, post, headers=HTMX, secure=True)
+            elapsed = time.perf_counter() - t0
+            if profile is not None:
+                profile.disable()
+        html = response.content.decode()
+        if response.status_code != 200 or 'id="board"' not in html:
+            sys.exit(
+                f"deal {number}: status {response.status_code}, no board in the answer\n"
+                f"deal: {data}\nPOST: {post}\n{html[:3000]}"
+            )
+        times.append(elapsed)
+        queries.append(len(captured))
+        generated.append(data)
+        deals.append(engine.deal_from_dict(data, number))
+    stored = [d.to_pulka_dict(names) for d in Deal.objects.filter(pulka=pulka).order_by("number")]
+    if stored != generated:
+        sys.exit("the stored deals differ from the deals posted")
+    return times, queries
+
+
+# Where a POST spends its time: (label, file suffix, function), cumulative per POST.
+BREAKDOWN = (
+    ("the whole view (deal_create)", "scoring/views.py", "deal_create"),
+    ("  tenant gate (club, membership)", "club/access.py", "get_club_for_user"),
+    ("  pulka with its seats", "scoring/selectors.py", "pulka_for_club"),
+    ("  deals read (pulka_deals)", "scoring/selectors.py", "pulka_deals"),
+    ("  sheet replay in the view (pulka_sheet)", "scoring/selectors.py", "pulka_sheet"),
+    ("  DealForm built (__init__ + shape)", "scoring/forms.py", "__init__"),
+    ("  DealForm validated (full_clean)", "django/forms/forms.py", "full_clean"),
+    ("  service deal_record (lock, replay, 4 writes)", "scoring/services.py", "deal_record"),
+    ("  answer rendered (_deal_created)", "scoring/views.py", "_deal_created"),
+    ("    of which form widgets (as_widget)", "django/forms/boundfield.py", "as_widget"),
+    ("    of which deal-item filters (entry_text)", "scoring/templatetags/pulka.py", "entry_text"),
+    ("engine compute_sheet, all calls", "scoring/engine/compute.py", "compute_sheet"),
+    ("Deal.to_engine, all calls", "scoring/models.py", "to_engine"),
+    ("ORM execute_sql, all queries", "django/db/models/sql/compiler.py", "execute_sql"),
+    ("  of which SQLite execute", "django/db/backends/sqlite3/base.py", "execute"),
+    ("session load (middleware)", "django/contrib/sessions/backends/db.py", "load"),
+)
+
+
+def print_breakdown(stats: pstats.Stats, posts: int) -> None:
+    by_name: dict[tuple[str, str], list[float]] = {}
+    for (filename, _, function), (_, ncalls, _, cumulative, _) in stats.stats.items():
+        for label, suffix, name in BREAKDOWN:
+            if function == name and filename.replace(os.sep, "/").endswith(suffix):
+                # Recursive calls are counted once by pstats' cumulative time already.
+                entry = by_name.setdefault((label, suffix), [0.0, 0])
+                entry[0] += cumulative
+                entry[1] += ncalls
+    total = by_name.get(BREAKDOWN[0][:2], [0.0])[0] or 1.0
+    print("\nwhere a POST spends its time (under cProfile, per POST, % of the view):")
+    for label, suffix, _ in BREAKDOWN:
+        cumulative, ncalls = by_name.get((label, suffix), (0.0, 0))
+        print(
+            f"  {label:<48} {ms(cumulative / posts):7.3f} ms {100 * cumulative / total:5.1f}%"
+            f"  ({ncalls / posts:.1f} calls)"
+        )
+
+
+def time_bare_view(client: Client, url: str) -> tuple[list[float], list[int]]:
+    for _ in range(BARE_WARMUP):
+        client.get(url, secure=True)
+    times, queries = [], []
+    for _ in range(BARE_REPEAT):
+        with CaptureQueriesContext(connection) as captured:
+            t0 = time.perf_counter()
+            response = client.get(url, secure=True)
+            elapsed = time.perf_counter() - t0
+        if response.status_code != 200 or b'id="bare"' not in response.content:
+            sys.exit(f"bare view: status {response.status_code}\n{response.content[:2000]!r}")
+        times.append(elapsed)
+        queries.append(len(captured))
+    return times, queries
+
+
+def main(argv: list[str]) -> None:
+    profiling = "--profile" in argv
+    # This module is the URLconf (the bare view plus the site). The static files are served
+    # from the source tree, as `collectstatic` has not been run for a manifest.
+    override_settings(
+        ROOT_URLCONF=__name__,
+        STORAGES={
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        },
+    ).enable()
+    if settings.DEBUG:
+        sys.exit("DEBUG must be off for the benchmark")
+    call_command("migrate", verbosity=0)
+    client, session, players = setup()
+
+    pulka = new_pulka(session, players)
+    times, queries = post_deals(client, pulka, seed=20240601)
+    bare_times, bare_queries = time_bare_view(client, "/bench-bare/")
+    floor_times, floor_queries = time_bare_view(client, "/bench-bare-no-user/")
+
+    entry = ms(statistics.median(times))
+    bare = ms(statistics.median(bare_times))
+    tenth = DEALS // 10
+    print(f"{DEALS} deals posted through the htmx endpoint, 4 players, SQLite in memory, DEBUG off")
+    print(
+        f"  POST ms: median {entry:.3f}, min {ms(min(times)):.3f}, max {ms(max(times)):.3f}; "
+        f"first {tenth} deals median {ms(statistics.median(times[:tenth])):.3f}, "
+        f"last {tenth} median {ms(statistics.median(times[-tenth:])):.3f}"
+    )
+    print(f"  queries per POST: {queries[0]} first, {queries[-1]} last, {sorted(set(queries))}")
+    print(
+        f"bare view ({BARE_REPEAT} GETs): median {bare:.3f} ms, min {ms(min(bare_times)):.3f}, "
+        f"{bare_queries[0]} queries (session, user)"
+    )
+    print(
+        f"  without the user: median {ms(statistics.median(floor_times)):.3f} ms, "
+        f"{floor_queries[0]} queries"
+    )
+
+    if profiling:
+        profile = cProfile.Profile()
+        post_deals(client, new_pulka(session, players), seed=7, profile=profile)
+        print(f"\nprofile of {DEALS} more POSTs at a second table, by cumulative time:")
+        stats = pstats.Stats(profile, stream=sys.stdout)
+        stats.sort_stats("cumulative").print_stats(30)
+        stats.sort_stats("tottime").print_stats(15)
+        print_breakdown(stats, DEALS)
+        print()
+
+    ratio = entry / bare
+    ok = ratio <= 3 and queries[0] == queries[-1]
+    print(f"budget (ratio <= 3, queries_first == queries_last): {'met' if ok else 'NOT met'}")
+    print(f"entry_ms_median: {entry:.3f}")
+    print(f"bare_view_ms_median: {bare:.3f}")
+    print(f"ratio: {ratio:.2f}")
+    print(f"queries_first: {queries[0]}")
+    print(f"queries_last: {queries[-1]}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,104 @@
+import random
+
+import pytest
+from django.contrib.auth import authenticate, get_user_model
+
+from club.demo import CLUB_SLUG, DEMO_PASSWORD, PLAYER_NAME, load_demo, random_deal
+from club.models import Club, Membership, Player, Role, Session
+from scoring import engine, selectors
+from scoring.models import Deal, DealRevision, Pulka, PulkaResultCache, PulkaStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def counts() -> dict[str, int]:
+    models = (get_user_model(), Club, Membership, Player, Session, Pulka, Deal, DealRevision)
+    return {model.__name__: model.objects.count() for model in models} | {
+        "results": PulkaResultCache.objects.count()
+    }
+
+
+def test_loading_the_demo_twice_duplicates_nothing():
+    load_demo()
+    first = counts()
+
+    load_demo()
+
+    assert counts() == first
+    assert first["Club"] == 1
+    assert first["Player"] == 12
+    assert first["Session"] == 4
+    assert first["Deal"] > 100
+
+
+def test_every_login_works_and_has_its_role():
+    logins = load_demo()
+
+    club = Club.objects.get(slug=CLUB_SLUG)
+    assert club.is_public
+    assert club.pool_target == 20
+    assert {username for username, _, _ in logins} == {"admin", "owner", "secretary", "player"}
+    for username, password, _ in logins:
+        assert password == DEMO_PASSWORD
+        assert authenticate(username=username, password=password) is not None
+    roles = dict(Membership.objects.filter(club=club).values_list("user__username", "role"))
+    assert roles == {"owner": Role.OWNER, "secretary": Role.SECRETARY, "player": Role.PLAYER}
+    assert Player.objects.get(club=club, user__username="player").name == PLAYER_NAME
+
+
+def test_earlier_evenings_are_played_to_the_end_and_the_last_one_is_going_on():
+    load_demo()
+
+    last, *earlier = Session.objects.filter(club__slug=CLUB_SLUG).order_by("-date")
+    assert len({s.date for s in [last, *earlier]}) == 4
+    for session in [last, *earlier]:
+        assert session.venue
+        pulkas = list(session.pulkas.all())
+        assert 2 <= len(pulkas) <= 3
+        assert all(pulka.seats.count() in (3, 4) for pulka in pulkas)
+    for session in earlier:
+        for pulka in session.pulkas.all():
+            sheet = selectors.pulka_sheet(pulka)
+            assert pulka.status == PulkaStatus.FINISHED
+            assert sheet.closed
+            assert 15 <= len(sheet.snapshots) <= 45
+    statuses = sorted(p.status for p in last.pulkas.all())
+    assert statuses == [PulkaStatus.FINISHED, PulkaStatus.RUNNING, PulkaStatus.RUNNING]
+    ended = last.pulkas.get(status=PulkaStatus.FINISHED)
+    assert not selectors.pulka_sheet(ended).closed
+    for pulka in last.pulkas.filter(status=PulkaStatus.RUNNING):
+        assert pulka.deals.exists()
+
+
+def test_every_kind_of_deal_is_there_every_sheet_replays_and_results_are_cached():
+    load_demo()
+
+    for pulka in Pulka.objects.all():
+        sheet = selectors.pulka_sheet(pulka)  # raises PulkaError if a deal is wrong
+        assert sum(sheet.result.values()) == 0
+        assert pulka.revisions.count() == pulka.deals.count()
+        cached = PulkaResultCache.objects.filter(pulka=pulka)
+        if pulka.status == PulkaStatus.FINISHED:
+            assert cached.count() == pulka.seats.count()
+            assert {c.player.name: c.result_rounded for c in cached} == sheet.result_rounded
+        else:
+            assert not cached.exists()
+    deals = list(Deal.objects.all())
+    assert {d.kind for d in deals} == {"game", "misere", "raspasy"}
+    calls = {tuple(sorted(d.calls.values())) for d in deals if d.kind == "game"}
+    assert {("pass", "whist"), ("whist", "whist"), ("pass", "pass"), ("half", "pass")} <= calls
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_in_raspasy_at_four_the_dealer_takes_at_most_two_tricks(seed):
+    rng = random.Random(seed)
+    players = ["A", "B", "C", "D"]
+
+    for _ in range(50):
+        deal = random_deal(rng, players, "B", engine.Rules())
+        if deal["kind"] == "raspasy":
+            assert deal["tricks"]["B"] <= 2
+            assert sum(deal["tricks"].values()) == 10
+        else:
+            assert deal["declarer"] != "B"
+            assert "B" not in deal.get("calls", {})
