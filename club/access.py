@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest
 
 from club.models import ROLE_RANK, Club, Membership, Role
@@ -38,20 +39,18 @@ def get_club_for_user(request: HttpRequest, slug: str, *, role: str | None = Non
 
     `role` is the least role the view needs (None: reading). Superusers act as owners.
     """
-    club = Club.objects.filter(slug=slug).first()
+    user = request.user
+    clubs = Club.objects.filter(slug=slug)
+    if user.is_authenticated:
+        # The club and the user's role in it, in one query.
+        role_query = Membership.objects.filter(club=OuterRef("pk"), user=user).values("role")
+        clubs = clubs.annotate(member_role=Subquery(role_query[:1]))
+    club = clubs.first()
     if club is None:
         raise Http404
-    user = request.user
-    member_role: str | None = None
-    if user.is_authenticated:
-        if user.is_superuser:
-            member_role = Role.OWNER
-        else:
-            member_role = (
-                Membership.objects.filter(club=club, user=user)
-                .values_list("role", flat=True)
-                .first()
-            )
+    member_role: str | None = getattr(club, "member_role", None)
+    if user.is_authenticated and user.is_superuser:
+        member_role = Role.OWNER
     if member_role is None and not club.is_public:
         raise Http404
     if role is not None:

@@ -202,18 +202,6 @@ CARD_SUITS = {"♠": "S", "♣": "C", "♦": "D", "♥": "H", "S": "S", "C": "C"
 CARD_RANKS = {"A", "K", "Q", "J", "10", "9", "8", "7"}
 
 
-def _refresh(url: str) -> dict[str, str]:
-    """Widget attributes that re-render the entry form when a choice changes its shape."""
-    return {
-        "hx-get": url,
-        "hx-trigger": "change",
-        "hx-target": "#deal-form",
-        "hx-swap": "outerHTML",
-        "hx-include": "#deal-form",
-        "hx-sync": "closest form:replace",
-    }
-
-
 class DealForm(forms.Form):
     """The deal-entry form for one pulka: it knows the dealer and offers only valid choices.
 
@@ -279,17 +267,17 @@ class DealForm(forms.Form):
             "rotation_dealer": rotation_dealer,
         }
         super().__init__(data, initial={**base, **(initial or {})})
+        # The entry form is re-rendered from this URL (htmx) when a choice changes its shape.
+        self.refresh_url = refresh_url
         self.fields["dealer"].choices = seats
         self.fields["rotation_dealer"].choices = seats
         self.fields["declarer"].choices = seats
-        for name in ("kind", "declarer", "level", "dealer"):
-            self.fields[name].widget.attrs.update(_refresh(refresh_url))
         for i, name in seats:
             self.fields[f"call_{i}"] = forms.ChoiceField(
                 label=name,
                 choices=[(c, CALL_LABELS[c]) for c in ("whist", "pass", "half")],
                 required=False,
-                widget=forms.RadioSelect(attrs=_refresh(refresh_url)),
+                widget=forms.RadioSelect,
             )
             self.fields[f"tricks_{i}"] = forms.IntegerField(
                 label=name,

@@ -153,16 +153,7 @@ class Deal(models.Model):
         return data
 
     def to_engine(self, names: list[str]) -> engine.Deal:
-        return engine.Deal(
-            kind=self.kind,
-            declarer=None if self.declarer is None else names[self.declarer],
-            contract=self.contract or None,
-            calls={names[int(s)]: c for s, c in self.calls.items()} if self.calls else None,
-            tricks={names[int(s)]: n for s, n in self.tricks.items()} if self.tricks else None,
-            talon=tuple(self.talon.split()) if self.talon else None,
-            quick_tricks=self.quick_tricks,
-            dealer=None if self.dealer is None else names[self.dealer],
-        )
+        return engine_deal(names, *(getattr(self, field) for field in ENGINE_FIELDS))
 
     def set_from_pulka_dict(self, data: dict, seats: dict[str, int]) -> None:
         """Fill the fields from a validated pulka/1 deal object (names mapped to seats)."""
@@ -174,6 +165,42 @@ class Deal(models.Model):
         self.talon = " ".join(data.get("talon") or ())
         self.quick_tricks = data.get("quick_tricks")
         self.dealer = seats[data["dealer"]] if data.get("dealer") else None
+
+
+ENGINE_FIELDS = (
+    "kind",
+    "declarer",
+    "contract",
+    "calls",
+    "tricks",
+    "talon",
+    "quick_tricks",
+    "dealer",
+)
+
+
+def engine_deal(
+    names: list[str],
+    kind: str,
+    declarer: int | None,
+    contract: str,
+    calls: dict,
+    tricks: dict,
+    talon: str,
+    quick_tricks: int | None,
+    dealer: int | None,
+) -> engine.Deal:
+    """A stored deal (fields in ENGINE_FIELDS order, players by seat) as the engine reads it."""
+    return engine.Deal(
+        kind=kind,
+        declarer=None if declarer is None else names[declarer],
+        contract=contract or None,
+        calls={names[int(s)]: c for s, c in calls.items()} if calls else None,
+        tricks={names[int(s)]: n for s, n in tricks.items()} if tricks else None,
+        talon=tuple(talon.split()) if talon else None,
+        quick_tricks=quick_tricks,
+        dealer=None if dealer is None else names[dealer],
+    )
 
 
 class RevisionAction(models.TextChoices):

@@ -9,7 +9,15 @@ from django.shortcuts import get_object_or_404
 
 from club.models import Club, Session
 from scoring import engine
-from scoring.models import Deal, DealRevision, Pulka, PulkaStatus, Seat
+from scoring.models import (
+    ENGINE_FIELDS,
+    Deal,
+    DealRevision,
+    Pulka,
+    PulkaStatus,
+    Seat,
+    engine_deal,
+)
 
 
 def _pulkas() -> QuerySet[Pulka]:
@@ -33,6 +41,12 @@ def pulka_deals(pulka: Pulka) -> list[Deal]:
         .select_related("entered_by", "changed_by")
         .order_by("number")
     )
+
+
+def engine_deals(pulka: Pulka, names: list[str]) -> list[engine.Deal]:
+    """The pulka's deals as the engine reads them, straight from the rows (no model objects)."""
+    rows = Deal.objects.filter(pulka=pulka).order_by("number").values_list(*ENGINE_FIELDS)
+    return [engine_deal(names, *row) for row in rows]
 
 
 def pulka_sheet(pulka: Pulka, deals: list[Deal] | None = None) -> engine.Sheet:

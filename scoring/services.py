@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import Player, Session
-from scoring import engine
+from scoring import engine, selectors
 from scoring.models import (
     Deal,
     DealRevision,
@@ -195,26 +195,25 @@ def deal_record(
     Two secretaries posting at the same moment are serialised by the row lock: both deals
     are kept, numbered in the order they arrive, each validated against the deals before it.
     """
-    locked, names, deals = _locked(pulka)
-    if locked.status != PulkaStatus.RUNNING:
+    # One statement locks the row, bumps the version and checks the pulka is running; if
+    # the deal is refused below, the transaction rolls the bump back.
+    running = Pulka.objects.filter(pk=pulka.pk, status=PulkaStatus.RUNNING)
+    if not running.update(version=F("version") + 1):
         raise ScoringError(_("This pulka is over: no deal can be added to it."))
+    names = [seat.player.name for seat in pulka.seats.all()]
+    deals = selectors.engine_deals(pulka, names)
     number = len(deals) + 1
     new = _parse_deal(data, number)
-    sheet = _replay(locked, names, [d.to_engine(names) for d in deals] + [new])
+    sheet = _replay(pulka, names, [*deals, new])
     user = _user(entered_by)
     now = timezone.now()
     deal = Deal(
-        pulka=locked,
-        number=number,
-        entered_by=user,
-        entered_at=now,
-        changed_by=user,
-        changed_at=now,
+        pulka=pulka, number=number, entered_by=user, entered_at=now, changed_by=user, changed_at=now
     )
     deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
     deal.save()
     DealRevision.objects.create(
-        pulka=locked,
+        pulka=pulka,
         deal=deal,
         number=number,
         action=RevisionAction.CREATED,
@@ -222,11 +221,10 @@ def deal_record(
         user=user,
         at=now,
     )
-    changed = _settle_status(locked, sheet, was_closed=False)
-    _bump(locked, *changed)
-    if changed:
-        _rebuild_result_cache(locked, names, sheet)
-    pulka.status, pulka.version = locked.status, locked.version
+    pulka.version += 1
+    if _settle_status(pulka, sheet, was_closed=False):
+        pulka.save(update_fields=["status", "finished_at"])
+        _rebuild_result_cache(pulka, names, sheet)
     return deal, sheet
 
 

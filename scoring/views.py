@@ -148,9 +148,15 @@ def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRespon
 def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
     names = selectors.pulka_names(pulka)
-    deals = selectors.pulka_deals(pulka)
-    sheet = selectors.pulka_sheet(pulka, deals)
-    form = _new_deal_form(pulka, names, sheet, data=request.POST)
+    # The posted form carries its own rotation dealer; the service replays the pulka, so
+    # the sheet is computed once per entry, after the deal is saved.
+    form = DealForm(
+        request.POST,
+        names=names,
+        rules=pulka.engine_rules(),
+        rotation_dealer=pulka.first_dealer,
+        refresh_url=_urls(pulka)["form"],
+    )
     if not pulka.is_running:
         form.is_valid()
         form.add_error(None, _("This pulka is over: no deal can be added to it."))
@@ -166,10 +172,9 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
                 return redirect(pulka.get_absolute_url())
             return _deal_created(request, access, pulka, names, deal, sheet)
     if not wants_fragment(request):
-        context = _context(request, access, pulka, deals=deals, sheet=sheet, form=form)
-        return render(request, PAGE, context)
+        return render(request, PAGE, _context(request, access, pulka, form=form))
     context = {"club": access.club, "pulka": pulka, "form": form, "urls": _urls(pulka)}
-    context.update(mode="new", next_number=len(deals) + 1, sheet=sheet, names=names)
+    context.update(mode="new", next_number=Deal.objects.filter(pulka=pulka).count() + 1)
     return _fragment(request, context, "deal-form")
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django import template
+from django.forms import BoundField
 from django.utils.formats import number_format
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -142,3 +145,72 @@ def deal_summary(data: dict) -> str:
     elif data.get("quick_tricks"):
         text += " · " + _("%(n)s quick tricks") % {"n": data["quick_tricks"]}
     return text
+
+
+# The entry form is rendered on every deal, so its inputs are written here directly rather
+# than through Django's per-widget templates (which cost most of an entry's time).
+
+
+def _current(field: BoundField) -> str | None:
+    value = field.value()
+    return None if value is None or value == "" else str(value)
+
+
+@register.simple_tag(takes_context=True)
+def radios(context, field: BoundField, autofocus: bool = False) -> str:
+    """A radio group; ids carry the value, so they stay put when the form is re-rendered.
+
+    `autofocus` puts the focus on the group on a fresh form, not on a re-rendered draft
+    (there htmx keeps the focus where the secretary is).
+    """
+    name, current = field.html_name, _current(field)
+    autofocus = autofocus and not context.get("draft")
+    parts = ['<div class="radios">']
+    for i, (value, label) in enumerate(field.field.choices):
+        v = escape(str(value))
+        ident = f"id_{name}_{v}"
+        checked = " checked" if str(value) == current else ""
+        focus = " autofocus" if autofocus and (checked or (current is None and i == 0)) else ""
+        parts.append(
+            f'<label for="{ident}"><input type="radio" name="{name}" value="{v}" '
+            f'id="{ident}"{checked}{focus}> {escape(label)}</label>'
+        )
+    parts.append("</div>")
+    return mark_safe("".join(parts))
+
+
+@register.simple_tag
+def number_input(field: BoundField) -> str:
+    value = _current(field)
+    shown = f' value="{escape(value)}"' if value is not None else ""
+    return mark_safe(
+        f'<input type="number" name="{field.html_name}" id="{field.auto_id}" min="0" max="10" '
+        f'inputmode="numeric"{shown}>'
+    )
+
+
+@register.simple_tag
+def hidden_input(field: BoundField) -> str:
+    value = _current(field) or ""
+    return mark_safe(f'<input type="hidden" name="{field.html_name}" value="{escape(value)}">')
+
+
+@register.simple_tag
+def select(field: BoundField) -> str:
+    current = _current(field)
+    options = "".join(
+        f'<option value="{escape(str(value))}"{" selected" if str(value) == current else ""}>'
+        f"{escape(label)}</option>"
+        for value, label in field.field.choices
+    )
+    return mark_safe(f'<select name="{field.html_name}" id="{field.auto_id}">{options}</select>')
+
+
+@register.simple_tag
+def text_input(field: BoundField) -> str:
+    value = _current(field)
+    shown = f' value="{escape(value)}"' if value is not None else ""
+    return mark_safe(
+        f'<input type="text" name="{field.html_name}" id="{field.auto_id}" '
+        f'maxlength="{field.field.max_length}" autocomplete="off"{shown}>'
+    )

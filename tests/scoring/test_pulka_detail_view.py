@@ -59,7 +59,6 @@ def test_a_secretary_gets_the_entry_form_with_the_dealer_and_first_hand(as_perso
     assert "Deal 1" in html
     assert "dealer Anna" in html
     # First hand (Boris, left of the dealer) is the default declarer.
-    assert 'value="1" hx-get' in html
     assert 'id="id_declarer_1" checked' in html
 
 
