@@ -32,8 +32,13 @@ from club.forms import (
 from club.models import Membership, Player, Role
 from club.rendering import render_page, wants_fragment
 from club.services import ClubError
-from scoring.forms import PulkaCreateForm, RulesForm
-from scoring.selectors import running_tables_for_club, session_for_club, session_tables
+from scoring.forms import PulkaCreateForm, PulkaImportForm, RulesForm
+from scoring.selectors import (
+    running_tables_for_club,
+    session_for_club,
+    session_live_token,
+    session_tables,
+)
 
 SESSIONS_PER_PAGE = 20
 
@@ -326,15 +331,21 @@ def session_detail(request: HttpRequest, club_slug: str, session_id: int) -> Htt
     access = get_club_for_user(request, club_slug)
     club = access.club
     session = session_for_club(club, session_id)
+    token = session_live_token(session)
+    if wants_fragment(request) and request.GET.get("v") == token:
+        # A spectator's poll and nothing changed: no replay, nothing to swap.
+        return HttpResponse(status=204)
     tables = session_tables(session)
     context = _context(
         access,
         session=session,
         tables=tables,
         any_running=any(table.pulka.is_running for table in tables),
+        live_token=token,
     )
     if access.can_record and not wants_fragment(request):
         context["new_table_form"] = PulkaCreateForm(club=club)
+        context["import_form"] = PulkaImportForm()
     return render_page(request, "club/session_detail.html", context, fragment="tables")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 
 from club.models import Club, Session
@@ -119,6 +119,21 @@ def running_tables_for_club(club: Club) -> list[Table]:
         _pulkas()
         .filter(session__club=club, status=PulkaStatus.RUNNING)
         .order_by("-session__date", "table")
+    )
+
+
+def session_live_token(session: Session) -> str:
+    """Changes whenever a table of the session is opened or changed (one small query)."""
+    totals = Pulka.objects.filter(session=session).aggregate(tables=Count("id"), sum=Sum("version"))
+    return f"{totals['tables']}-{totals['sum'] or 0}"
+
+
+def pulka_version(club: Club, pulka_id: int) -> int | None:
+    """The pulka's version, for a spectator's cheap "anything new?" check."""
+    return (
+        Pulka.objects.filter(pk=pulka_id, session__club=club)
+        .values_list("version", flat=True)
+        .first()
     )
 
 

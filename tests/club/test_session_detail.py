@@ -65,11 +65,12 @@ def test_the_evening_shows_its_tables_with_pools_and_results(as_persona, evening
 
 @pytest.mark.django_db
 def test_running_tables_are_refreshed_by_polling(as_persona, evening):
-    make_pulka(evening)
+    pulka = make_pulka(evening)
 
     text = html(as_persona("player").get(f"/c/sochi/s/{evening.pk}/"))
 
-    assert f'hx-get="/c/sochi/s/{evening.pk}/" hx-trigger="every 20s"' in text
+    token = f"1-{pulka.version}"
+    assert f'hx-get="/c/sochi/s/{evening.pk}/?v={token}" hx-trigger="every 5s"' in text
 
 
 @pytest.mark.django_db
@@ -77,7 +78,7 @@ def test_an_evening_without_running_tables_is_not_polled(as_persona, evening):
     text = html(as_persona("player").get(f"/c/sochi/s/{evening.pk}/"))
 
     assert "No table has been opened this evening yet." in text
-    assert "every 20s" not in text
+    assert 'hx-trigger="every' not in text
 
 
 @pytest.mark.django_db

@@ -1,0 +1,122 @@
+"""Spectators poll: an unchanged pulka costs one small query and no replay."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scoring import engine
+from tests.conftest import HTMX, make_pulka, make_session, record
+from tests.scoring.conftest import SIX_BY_BORIS
+
+pytestmark = pytest.mark.django_db
+
+
+def _live(client, pulka, version):
+    return client.get(f"{pulka.get_absolute_url()}live/?v={version}", headers=HTMX)
+
+
+@pytest.fixture
+def no_replay(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("the sheet was replayed")
+
+    monkeypatch.setattr(engine, "compute_sheet", refuse)
+
+
+def test_an_unchanged_pulka_answers_204_without_replaying(as_persona, pulka, no_replay):
+    client = as_persona("player")
+    client.get("/")  # the session and the user are loaded once, like on any page
+
+    with CaptureQueriesContext(connection) as queries:
+        response = _live(client, pulka, pulka.version)
+
+    assert response.status_code == 204
+    assert response.content == b""
+    # session, user, club with the role, the pulka's version
+    assert len(queries) <= 4
+
+
+def test_a_new_deal_sends_the_new_sheet_and_log(as_persona, pulka):
+    client = as_persona("player")
+    old = pulka.version
+    record(pulka, SIX_BY_BORIS)
+
+    response = _live(client, pulka, old)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert html.lstrip().startswith('<section id="board"')
+    assert f"live/?v={old + 1}" in html
+    assert '<section id="log" class="card log" hx-swap-oob="true"' in html
+    assert "Vera writes 8 whists on Boris" in html
+    assert 'id="deal-form"' not in html
+
+
+def test_the_page_polls_only_while_the_pulka_runs(as_persona, pulka):
+    client = as_persona("player")
+
+    assert 'hx-trigger="every 4s"' in client.get(pulka.get_absolute_url()).content.decode()
+    client.logout()
+    as_persona("secretary").post(pulka.get_absolute_url() + "finish/")
+    response = _live(as_persona("player"), pulka, 1)
+
+    html = response.content.decode()
+    assert response["HX-Retarget"] == "#pulka"
+    assert "Ended early" in html
+    assert 'hx-trigger="every 4s"' not in html
+
+
+@pytest.mark.parametrize("persona", ["anonymous", "outsider"])
+def test_a_poll_for_a_pulka_one_may_not_see_is_404(as_persona, pulka, persona):
+    response = _live(as_persona(persona), pulka, 0)
+
+    assert response.status_code == 404
+
+
+def test_a_poll_for_another_clubs_pulka_is_404(as_persona, club_b):
+    other = make_pulka(make_session(club_b), names=("Ira", "Oleh", "Taras"))
+
+    response = as_persona("player").get(f"/c/sochi/p/{other.pk}/live/?v=1", headers=HTMX)
+
+    assert response.status_code == 404
+
+
+def test_anyone_may_watch_a_public_pulka(client, public_club):
+    pulka = make_pulka(make_session(public_club))
+
+    assert _live(client, pulka, pulka.version).status_code == 204
+    assert _live(client, pulka, 0).status_code == 200
+
+
+def test_the_live_url_without_htmx_leads_to_the_page(as_persona, pulka):
+    response = as_persona("player").get(f"{pulka.get_absolute_url()}live/?v=0")
+
+    assert response.status_code == 302
+    assert response["Location"] == pulka.get_absolute_url()
+
+
+def test_the_session_page_polls_cheaply(as_persona, session_a, no_replay):
+    client = as_persona("player")
+    url = f"/c/{session_a.club.slug}/s/{session_a.pk}/"
+
+    response = client.get(url + "?v=0-0", headers=HTMX)
+
+    assert response.status_code == 204
+
+
+def test_the_session_page_sends_the_tables_when_something_changed(as_persona, session_a):
+    pulka = make_pulka(session_a)
+    client = as_persona("player")
+    url = f"/c/{session_a.club.slug}/s/{session_a.pk}/"
+    token = f"1-{pulka.version}"
+    record(pulka, SIX_BY_BORIS)
+
+    response = client.get(f"{url}?v={token}", headers=HTMX)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="tables"' in html
+    pulka.refresh_from_db()
+    assert f"?v=1-{pulka.version}" in html
+    assert "<html" not in html
