@@ -468,3 +468,11 @@ def deal_initial(data: dict, names: list[str], dealer: str) -> dict:
         initial["talon"] = " ".join(data["talon"])
     initial["quick_tricks"] = data.get("quick_tricks") or 0
     return initial
+
+
+class PulkaImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Pulka file"),
+        help_text=_("A pulka/1 JSON file, at most 1 MB."),
+        widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import views
+from scoring import exchange_views, views
 
 app_name = "scoring"
 
@@ -20,4 +20,12 @@ urlpatterns = [
     path(P + "finish/", views.pulka_finish, name="pulka-finish"),
     path(P + "reopen/", views.pulka_reopen, name="pulka-reopen"),
     path(P + "abandon/", views.pulka_abandon, name="pulka-abandon"),
+    path(P + "live/", views.pulka_live, name="pulka-live"),
+    path(P + "export/pulka.json", exchange_views.pulka_export, name="pulka-export"),
+    path(P + "export/sheet.json", exchange_views.sheet_export, name="sheet-export"),
+    path(
+        "c/<slug:club_slug>/s/<int:session_id>/import/",
+        exchange_views.pulka_import,
+        name="pulka-import",
+    ),
 ]

@@ -7,7 +7,7 @@ the page's named partials; without JavaScript every form posts and redirects (PR
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -131,6 +131,27 @@ def pulka_detail(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRes
 
 
 @require_GET
+def pulka_live(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    """A spectator's poll: 204 while nothing changed (no replay), else the new sheet and log.
+
+    A pulka that stopped running gets the whole page fragment, which no longer polls.
+    """
+    access = get_club_for_user(request, club_slug)
+    version = selectors.pulka_version(access.club, pulka_id)
+    if version is None:
+        raise Http404
+    if request.GET.get("v") == str(version):
+        return HttpResponse(status=204)
+    pulka = selectors.pulka_for_club(access.club, pulka_id)
+    if not wants_fragment(request):
+        return redirect(pulka.get_absolute_url())
+    context = _context(request, access, pulka)
+    if not pulka.is_running:
+        return retarget(reswap(_fragment(request, context, "pulka"), "outerHTML"), "#pulka")
+    return _fragment(request, context, "live")
+
+
+@require_GET
 def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     """Re-render the entry form for the choices made so far (htmx), without validating."""
     access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
@@ -210,8 +231,6 @@ def _fragment(request: HttpRequest, context: dict, name: str) -> HttpResponse:
 
 
 def _deal_for(pulka: Pulka, deals: list[Deal], number: int) -> Deal:
-    from django.http import Http404
-
     for deal in deals:
         if deal.number == number:
             return deal

@@ -1,0 +1,80 @@
+"""Import and export of pulkas (pulka/1 and pulka-sheet/1 JSON files).
+
+Whoever may read a pulka may download it; a secretary uploads a pulka/1 file as a new table
+of an evening. The upload form works as a plain multipart POST and through htmx.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from club.access import get_club_for_user
+from club.models import Role
+from club.rendering import render_page, wants_fragment
+from scoring import exchange, selectors
+from scoring.forms import PulkaImportForm
+from scoring.models import Pulka
+from scoring.services import ScoringError
+
+
+def _filename(pulka: Pulka, suffix: str = "") -> str:
+    session = pulka.session
+    return f"pulka-{session.club.slug}-{session.date:%Y-%m-%d}-table-{pulka.table}{suffix}.json"
+
+
+def _json_download(document: dict[str, Any], filename: str) -> HttpResponse:
+    body = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    response = HttpResponse(body.encode(), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@require_GET
+def pulka_export(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    access = get_club_for_user(request, club_slug)
+    pulka = selectors.pulka_for_club(access.club, pulka_id)
+    return _json_download(exchange.pulka_document(pulka), _filename(pulka))
+
+
+@require_GET
+def sheet_export(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    access = get_club_for_user(request, club_slug)
+    pulka = selectors.pulka_for_club(access.club, pulka_id)
+    return _json_download(exchange.sheet_document(pulka), _filename(pulka, "-sheet"))
+
+
+@require_http_methods(["GET", "POST"])
+def pulka_import(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
+    access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
+    session = selectors.session_for_club(access.club, session_id)
+    if request.method == "POST":
+        form = PulkaImportForm(request.POST, request.FILES)
+    else:
+        form = PulkaImportForm()
+    if form.is_bound and form.is_valid():
+        try:
+            document = exchange.read_upload(form.cleaned_data["file"])
+            pulka = exchange.pulka_import(
+                session=session, document=document, imported_by=request.user
+            )
+        except ScoringError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(
+                request,
+                _("The file was imported as table %(table)s.") % {"table": pulka.table},
+            )
+            if wants_fragment(request):
+                return HttpResponseClientRedirect(pulka.get_absolute_url())
+            return redirect(pulka.get_absolute_url())
+    context = {"club": access.club, "access": access, "session": session, "import_form": form}
+    return render_page(request, "scoring/pulka_import.html", context, fragment="import")
