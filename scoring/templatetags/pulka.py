@@ -10,7 +10,7 @@ from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from scoring import engine
 
@@ -45,6 +45,18 @@ def decimal(value: int | Fraction | None) -> str:
     if value is None:
         return ""
     return number_format(round(float(value), 2), decimal_pos=2, use_l10n=True)
+
+
+def card_label(card: str) -> str:
+    """A talon card as players write it: the rank in their language and the suit's sign."""
+    rank, suit = card[:-1], card[-1]
+    ranks = {
+        "A": pgettext("card rank: ace", "A"),
+        "K": pgettext("card rank: king", "K"),
+        "Q": pgettext("card rank: queen", "Q"),
+        "J": pgettext("card rank: jack", "J"),
+    }
+    return f"{ranks.get(rank, rank)}{SUITS[suit]}"
 
 
 def contract_label(contract: str) -> str:
@@ -141,7 +153,7 @@ def deal_summary(data: dict) -> str:
         text += " · " + _("not played")
     talon = data.get("talon")
     if talon:
-        text += " · " + _("talon %(cards)s") % {"cards": " ".join(talon)}
+        text += " · " + _("talon %(cards)s") % {"cards": " ".join(card_label(c) for c in talon)}
     elif data.get("quick_tricks"):
         text += " · " + _("%(n)s quick tricks") % {"n": data["quick_tricks"]}
     return text
