@@ -129,26 +129,40 @@ def entry_text(entry: engine.Entry) -> str:
 
 
 @register.filter
-def deal_summary(data: dict) -> str:
-    """A deal (pulka/1 object) in a line: "Anna 7♥ · Boris whist, Vera pass · 7–2–1"."""
+def deal_summary(data: dict, names: list[str] | None = None) -> str:
+    """A deal (pulka/1 object) in a line: "Anna 7♥ · Boris whist, Vera pass · 7–2–1".
+
+    Players are listed clockwise from the declarer (seat order for raspasy), whatever order
+    the stored object keeps its keys in (PostgreSQL's jsonb sorts them).
+    """
     kind = data["kind"]
-    tricks = data.get("tricks") or {}
+    order = list(names or [])
+    declarer = data.get("declarer")
+    if declarer in order:
+        start = order.index(declarer)
+        order = order[start:] + order[:start]
+
+    def in_order(mapping: dict) -> list[tuple[str, object]]:
+        known = [(name, mapping[name]) for name in order if name in mapping]
+        return known + [(name, v) for name, v in mapping.items() if name not in order]
+
+    tricks = in_order(data.get("tricks") or {})
     if kind == "raspasy":
-        counts = ", ".join(f"{name} {n}" for name, n in tricks.items())
+        counts = ", ".join(f"{name} {n}" for name, n in tricks)
         return _("Raspasy: %(tricks)s") % {"tricks": counts}
     if kind == "misere":
-        taken = next(iter(tricks.values()), 0)
+        taken = tricks[0][1] if tricks else 0
         if taken:
             return _("%(declarer)s misère, %(tricks)s taken") % {
-                "declarer": data["declarer"],
+                "declarer": declarer,
                 "tricks": _tricks(taken),
             }
-        return _("%(declarer)s misère, clean") % {"declarer": data["declarer"]}
-    calls_words = {"whist": _("whist"), "pass": _("pass"), "half": _("half-whist")}
-    calls = ", ".join(f"{name} {calls_words[c]}" for name, c in data.get("calls", {}).items())
-    text = f"{data['declarer']} {contract_label(data['contract'])} · {calls}"
+        return _("%(declarer)s misère, clean") % {"declarer": declarer}
+    words = {"whist": _("whist"), "pass": _("pass"), "half": _("half-whist")}
+    calls = ", ".join(f"{name} {words[c]}" for name, c in in_order(data.get("calls", {})))
+    text = f"{declarer} {contract_label(data['contract'])} · {calls}"
     if tricks:
-        text += " · " + "–".join(str(n) for n in tricks.values())
+        text += " · " + "–".join(str(n) for _name, n in tricks)
     else:
         text += " · " + _("not played")
     talon = data.get("talon")
