@@ -21,6 +21,7 @@ urlpatterns = [
     path(P + "reopen/", views.pulka_reopen, name="pulka-reopen"),
     path(P + "abandon/", views.pulka_abandon, name="pulka-abandon"),
     path(P + "live/", views.pulka_live, name="pulka-live"),
+    path(P + "drawing/", views.pulka_drawing_view, name="pulka-drawing"),
     path(P + "export/pulka.json", exchange_views.pulka_export, name="pulka-export"),
     path(P + "export/sheet.json", exchange_views.sheet_export, name="sheet-export"),
     path(

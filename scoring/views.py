@@ -19,6 +19,7 @@ from club.access import ClubAccess, get_club_for_user
 from club.models import Role
 from club.rendering import render_page, wants_fragment
 from scoring import engine, selectors, services
+from scoring.drawing import pulka_drawing
 from scoring.forms import DealForm, PulkaCreateForm, RulesForm, deal_initial
 from scoring.models import Deal, Pulka, PulkaStatus
 
@@ -113,6 +114,7 @@ def _context(
         "names": names,
         "sheet": sheet,
         "rows": selectors.sheet_rows(sheet, names),
+        "drawing": pulka_drawing(sheet, names),
         "deals": deals,
         "log": _log(pulka, names, deals, sheet),
         "form": form,
@@ -149,6 +151,20 @@ def pulka_live(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRespo
     if not pulka.is_running:
         return retarget(reswap(_fragment(request, context, "pulka"), "outerHTML"), "#pulka")
     return _fragment(request, context, "live")
+
+
+@require_GET
+def pulka_drawing_view(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    """The drawn pulka alone: loaded after a deal is entered, so entry stays fast."""
+    access, pulka = _gate(request, club_slug, pulka_id)
+    if not wants_fragment(request):
+        return redirect(pulka.get_absolute_url())
+    names = selectors.pulka_names(pulka)
+    sheet = selectors.pulka_sheet(pulka)
+    context = {"club": access.club, "pulka": pulka, "drawing": pulka_drawing(sheet, names)}
+    response = render(request, "scoring/_drawing.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_GET

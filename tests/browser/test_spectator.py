@@ -65,6 +65,8 @@ def test_a_spectator_sees_the_deal_without_reloading(live_server, browser, artif
     )
     assert spectator.evaluate("window.__noReload") is True
     assert spectator.locator("#deal-log li.deal").count() == 2
+    vera_pool = spectator.locator("#drawing g.player[data-player='Vera'] g.pool")
+    assert "10" in vera_pool.text_content()
     assert "Vera misère, clean" in spectator.inner_text("#deal-log")
     spectator.screenshot(path=str(artifacts / "spectator.png"), full_page=True)
 

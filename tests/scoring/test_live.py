@@ -120,3 +120,42 @@ def test_the_session_page_sends_the_tables_when_something_changed(as_persona, se
     pulka.refresh_from_db()
     assert f"?v=1-{pulka.version}" in html
     assert "<html" not in html
+
+
+def test_the_page_shows_the_drawn_pulka_inline(as_persona, pulka):
+    record(pulka, SIX_BY_BORIS)
+
+    html = as_persona("player").get(pulka.get_absolute_url()).content.decode()
+
+    assert '<figure class="drawing" id="drawing">' in html
+    assert 'data-player="Boris"' in html
+    assert "drawing-slot" not in html
+
+
+def test_after_an_entry_the_drawing_is_loaded_separately(as_persona, pulka):
+    from tests.scoring.conftest import deal_post
+
+    client = as_persona("secretary")
+    html = client.post(
+        pulka.get_absolute_url() + "deals/", deal_post(), headers=HTMX
+    ).content.decode()
+
+    assert 'class="drawing-slot"' in html
+    assert 'hx-trigger="load"' in html
+    drawing = client.get(pulka.get_absolute_url() + "drawing/?v=2", headers=HTMX).content.decode()
+    assert '<figure class="drawing" id="drawing">' in drawing
+    assert "<html" not in drawing
+
+
+@pytest.mark.parametrize("persona", ["anonymous", "outsider"])
+def test_strangers_cannot_load_the_drawing(as_persona, pulka, persona):
+    response = as_persona(persona).get(pulka.get_absolute_url() + "drawing/", headers=HTMX)
+
+    assert response.status_code == 404
+
+
+def test_the_drawing_url_without_htmx_leads_to_the_page(as_persona, pulka):
+    response = as_persona("player").get(pulka.get_absolute_url() + "drawing/")
+
+    assert response.status_code == 302
+    assert response["Location"] == pulka.get_absolute_url()
