@@ -50,6 +50,7 @@ from .jsonio import (
     sheet_to_dict,
 )
 from .rules import Rules, rules_from_dict, rules_to_dict
+from .settlement import pair_nets
 from .sheet import DealSnapshot, Sheet
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "dealer_for_next_deal",
     "defenders_in_order",
     "format_score",
+    "pair_nets",
     "parse_pulka",
     "pulka_to_dict",
     "quick_tricks_of_talon",

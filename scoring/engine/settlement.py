@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-__all__ = ["round_largest_remainder", "settle"]
+__all__ = ["pair_nets", "round_largest_remainder", "settle"]
 
 
 def settle(
@@ -44,6 +44,40 @@ def settle(
         # R = 10·(Σ/n − m) + balance = (10·Σ − 10·n·m + n·balance) / n, exactly
         out[p] = Fraction(10 * total - 10 * n * m + n * (written - received), n)
     return out
+
+
+def pair_nets(
+    players: Sequence[str],
+    pool: Mapping[str, int],
+    mountain: Mapping[str, int | Fraction],
+    whists: Mapping[str, Mapping[str, int | Fraction]],
+    pool_target: int,
+    pool_point_value: int = 10,
+) -> dict[str, dict[str, Fraction]]:
+    """Pairwise netting of §10.2–10.3: ``net[i][j]`` is what i wins from j, in whists.
+
+    After the mountains are turned into whists (each other player writes 10·M_eff/n on the
+    owner), net(i, j) = W[i][j] − W[j][i] + 10·(M_eff[j] − M_eff[i])/n. So net[j][i] is
+    −net[i][j], and Σ_j net[i][j] is the player's result of :func:`settle`.
+
+    Example (G3: B and C on A; mountains 0, 2, 4)::
+
+        >>> nets = pair_nets("ABC", {"A": 10, "B": 10, "C": 10}, {"A": 0, "B": 2, "C": 4},
+        ...     {"A": {"B": 0, "C": 0}, "B": {"A": 8, "C": 0}, "C": {"A": 2, "B": 0}}, 10)
+        >>> nets["A"]["B"], nets["A"]["C"], nets["B"]["C"]
+        (Fraction(-4, 3), Fraction(34, 3), Fraction(20, 3))
+    """
+    n = len(players)
+    factor = pool_point_value // 10
+    meff = {p: mountain[p] + factor * (pool_target - pool[p]) for p in players}
+    return {
+        i: {
+            j: Fraction(whists[i][j] - whists[j][i]) + Fraction(10 * (meff[j] - meff[i]), n)
+            for j in players
+            if j != i
+        }
+        for i in players
+    }
 
 
 def round_largest_remainder(

@@ -119,3 +119,28 @@ def test_results_are_written_as_ints_or_fractions():
     out = sheet_to_dict(sheet)
     assert out["result"] == {"Anna": "-140/3", "Boris": "58/3", "Vera": "82/3"}
     assert out["result_rounded"] == {"Anna": -46, "Boris": 19, "Vera": 27}
+
+
+def test_pair_nets_add_up_to_each_result_and_are_antisymmetric():
+    import json
+    from pathlib import Path
+
+    from scoring.engine import pair_nets, score_pulka
+
+    cases = Path(__file__).resolve().parent.parent / "data" / "cases"
+    for case in sorted(cases.glob("G*.json")):
+        if case.name.endswith(".expected.json"):
+            continue
+        sheet = score_pulka(json.loads(case.read_text()))
+        nets = pair_nets(
+            sheet.players,
+            sheet.pool,
+            sheet.mountain,
+            sheet.whists,
+            sheet.rules.pool_target,
+            sheet.rules.pool_point_value,
+        )
+        for i in sheet.players:
+            assert sum(nets[i].values()) == sheet.result[i], case.name
+            for j in nets[i]:
+                assert nets[i][j] == -nets[j][i], case.name
