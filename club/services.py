@@ -200,8 +200,12 @@ def session_create(
 
 @transaction.atomic
 def session_update(*, session: Session, date: datetime.date, venue: str, notes: str) -> Session:
+    from scoring.services import session_redated
+
+    old_date = session.date
     session.date = date
     session.venue = venue.strip()
     session.notes = notes.strip()
     session.save(update_fields=["date", "venue", "notes"])
+    session_redated(session=session, old_date=old_date)
     return session

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from club.models import Player, Session
+from club.models import Club, Player, Session
 from scoring import engine
 
 
@@ -237,17 +237,22 @@ class DealRevision(models.Model):
 class PulkaResultCache(models.Model):
     """CACHE of a finished pulka's per-player result; never the truth.
 
-    Rebuilt by scoring.services (deal_record, deal_update, deal_delete, pulka_finish,
-    pulka_reopen) from the engine's settlement. League pages read it instead of replaying.
+    Rebuilt by scoring.services whenever a pulka finishes, reopens, is abandoned or has a
+    deal corrected (and by the import). League pages and ratings read it instead of
+    replaying pulkas. `club` and `date` repeat the session's for the league queries.
     """
 
     pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="result_cache")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="result_cache")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    date = models.DateField()
     position = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField()  # 3 or 4 at the table
     result = models.CharField(max_length=32)  # exact: an integer or "p/q"
     result_rounded = models.IntegerField()
     place = models.PositiveSmallIntegerField()  # 1 = best; ties share the place
     closed = models.BooleanField()  # every pool reached the target (else ended early)
+    computed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["pulka", "position"]
@@ -256,6 +261,69 @@ class PulkaResultCache(models.Model):
                 fields=["pulka", "player"], name="scoring_pulkaresultcache_unique_player"
             ),
         ]
+        indexes = [
+            models.Index(fields=["club", "date"], name="scoring_result_club_date"),
+            models.Index(fields=["player", "date"], name="scoring_result_player_date"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.pulka_id} {self.player_id}: {self.result}"
+
+
+class PairResultCache(models.Model):
+    """CACHE of the settlement between two players of a finished pulka (§10.3 net(i, j)).
+
+    One row per ordered pair: `net` is what `player` won from `opponent` (negative: lost).
+    Rebuilt with PulkaResultCache; read by head-to-head tables and the ratings.
+    """
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="pair_cache")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    date = models.DateField()
+    net = models.DecimalField(max_digits=12, decimal_places=4)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pulka", "player", "opponent"], name="scoring_paircache_unique_pair"
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "opponent"], name="scoring_pair_players")]
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} {self.player_id}>{self.opponent_id}: {self.net}"
+
+
+class RatingSnapshot(models.Model):
+    """CACHE: a player's rating after one finished pulka (scoring.ratings replays them).
+
+    Rebuilt from the changed pulka's date on whenever a result cache changes, or in full by
+    `manage.py rebuild_ratings`; `seq` orders the club's finished pulkas.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="ratings")
+    date = models.DateField()
+    seq = models.PositiveIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()  # what the pages show: a conservative estimate
+    delta = models.FloatField()  # the change this pulka made to `rating`
+
+    class Meta:
+        ordering = ["club", "seq"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pulka", "player"], name="scoring_ratingsnapshot_unique_player"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["player", "seq"], name="scoring_rating_player_seq"),
+            models.Index(fields=["club", "date"], name="scoring_rating_club_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} after {self.pulka_id}: {self.rating:.1f}"

@@ -7,7 +7,9 @@ writes the revision row, bumps the pulka's version and rebuilds the result cache
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
+from decimal import Decimal
 from fractions import Fraction
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -17,10 +19,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import Player, Session
-from scoring import engine, selectors
+from scoring import engine, ratings, selectors
 from scoring.models import (
     Deal,
     DealRevision,
+    PairResultCache,
     Pulka,
     PulkaResultCache,
     PulkaStatus,
@@ -86,23 +89,57 @@ def _places(result: dict[str, Fraction], names: list[str]) -> dict[str, int]:
 
 
 def _rebuild_result_cache(pulka: Pulka, names: list[str], sheet: engine.Sheet) -> None:
+    """Rebuild the caches of a pulka's results (and the ratings from its date on)."""
+    had_results = PulkaResultCache.objects.filter(pulka=pulka).exists()
     PulkaResultCache.objects.filter(pulka=pulka).delete()
-    if pulka.status != PulkaStatus.FINISHED:
-        return
-    players = dict(Seat.objects.filter(pulka=pulka).values_list("position", "player_id"))
-    places = _places(sheet.result, names)
-    PulkaResultCache.objects.bulk_create(
-        PulkaResultCache(
-            pulka=pulka,
-            player_id=players[position],
-            position=position,
-            result=str(engine.format_score(sheet.result[name])),
-            result_rounded=sheet.result_rounded[name],
-            place=places[name],
-            closed=sheet.closed,
+    PairResultCache.objects.filter(pulka=pulka).delete()
+    session = pulka.session
+    if pulka.status == PulkaStatus.FINISHED:
+        players = dict(Seat.objects.filter(pulka=pulka).values_list("position", "player_id"))
+        ids = {name: players[position] for position, name in enumerate(names)}
+        places = _places(sheet.result, names)
+        PulkaResultCache.objects.bulk_create(
+            PulkaResultCache(
+                pulka=pulka,
+                player_id=ids[name],
+                club_id=session.club_id,
+                date=session.date,
+                position=position,
+                players=len(names),
+                result=str(engine.format_score(sheet.result[name])),
+                result_rounded=sheet.result_rounded[name],
+                place=places[name],
+                closed=sheet.closed,
+            )
+            for position, name in enumerate(names)
         )
-        for position, name in enumerate(names)
-    )
+        nets = engine.pair_nets(
+            names,
+            sheet.pool,
+            sheet.mountain,
+            sheet.whists,
+            sheet.rules.pool_target,
+            sheet.rules.pool_point_value,
+        )
+        PairResultCache.objects.bulk_create(
+            PairResultCache(
+                pulka=pulka,
+                player_id=ids[name],
+                opponent_id=ids[other],
+                club_id=session.club_id,
+                date=session.date,
+                net=_decimal(net),
+            )
+            for name in names
+            for other, net in nets[name].items()
+        )
+    elif not had_results:
+        return
+    ratings.ratings_update(club=session.club, since=session.date)
+
+
+def _decimal(value: Fraction) -> Decimal:
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.0001"))
 
 
 def _bump(pulka: Pulka, *fields: str) -> None:
@@ -373,5 +410,16 @@ def pulka_abandon(*, pulka: Pulka, abandoned_by: AbstractBaseUser | None) -> Non
     locked.status = PulkaStatus.ABANDONED
     locked.finished_at = timezone.now()
     _bump(locked, "status", "finished_at")
-    PulkaResultCache.objects.filter(pulka=locked).delete()
+    sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
+    _rebuild_result_cache(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
+
+
+@transaction.atomic
+def session_redated(*, session: Session, old_date: datetime.date) -> None:
+    """A session's date changed: move its cached results and re-rate from the earlier date."""
+    if session.date == old_date:
+        return
+    PulkaResultCache.objects.filter(pulka__session=session).update(date=session.date)
+    PairResultCache.objects.filter(pulka__session=session).update(date=session.date)
+    ratings.ratings_update(club=session.club, since=min(old_date, session.date))
