@@ -19,7 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from club.models import Club, Membership, Player, Role, Session
+from club.models import Club, CountingRule, League, Membership, Player, Role, Session
 from scoring import engine, services
 from scoring.models import Pulka
 
@@ -163,7 +163,23 @@ class Evening:
     tables: tuple[Table, ...]
 
 
-EVENINGS = (
+# The league's earlier weeks: two tables an evening, the roster seated in turn, so that the
+# rankings and the rating charts have a season behind them.
+VENUES = ("Кав'ярня «Прикуп», Поділ", "Бібліотека на Лук'янівці", "Клубна кімната на Хрещатику")
+SEASON = tuple(
+    Evening(
+        days_ago=days_ago,
+        venue=VENUES[week % len(VENUES)],
+        notes=f"Ліга, тиждень {week + 1}.",
+        tables=(
+            Table(tuple(ROSTER[(week * 5 + i) % 12] for i in range(3)), pool_target=20),
+            Table(tuple(ROSTER[(week * 5 + 3 + i) % 12] for i in range(3)), pool_target=20),
+        ),
+    )
+    for week, days_ago in enumerate(range(84, 28, -7))
+)
+
+EVENINGS = SEASON + (
     Evening(
         days_ago=28,
         venue="Кав'ярня «Прикуп», Поділ",
@@ -281,6 +297,18 @@ def load_demo() -> list[tuple[str, str, str]]:
     club = _club(members)
     for index, evening in enumerate(EVENINGS, 1):
         _evening(club, index, evening, members[Role.SECRETARY])
+    today = timezone.localdate()
+    League.objects.get_or_create(
+        club=club,
+        name="Осінь 2026",
+        defaults={
+            "start": today - datetime.timedelta(days=90),
+            "end": today + datetime.timedelta(days=30),
+            "rule": CountingRule.AVERAGE,
+            "min_pulkas": 3,
+            "cap": 300,
+        },
+    )
     return [
         ("admin", DEMO_PASSWORD, "staff: the Django admin"),
         ("owner", DEMO_PASSWORD, f"owner of {club.name}"),

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import authenticate, get_user_model
 
 from club.demo import CLUB_SLUG, DEMO_PASSWORD, PLAYER_NAME, load_demo, random_deal
-from club.models import Club, Membership, Player, Role, Session
+from club.models import Club, League, Membership, Player, Role, Session
 from scoring import engine, selectors
 from scoring.models import Deal, DealRevision, Pulka, PulkaResultCache, PulkaStatus
 
@@ -12,7 +12,17 @@ pytestmark = pytest.mark.django_db
 
 
 def counts() -> dict[str, int]:
-    models = (get_user_model(), Club, Membership, Player, Session, Pulka, Deal, DealRevision)
+    models = (
+        get_user_model(),
+        Club,
+        League,
+        Membership,
+        Player,
+        Session,
+        Pulka,
+        Deal,
+        DealRevision,
+    )
     return {model.__name__: model.objects.count() for model in models} | {
         "results": PulkaResultCache.objects.count()
     }
@@ -27,7 +37,8 @@ def test_loading_the_demo_twice_duplicates_nothing():
     assert counts() == first
     assert first["Club"] == 1
     assert first["Player"] == 12
-    assert first["Session"] == 4
+    assert first["Session"] == 12  # eight league weeks and the four evenings of the cup
+    assert first["League"] == 1
     assert first["Deal"] > 100
 
 
@@ -50,7 +61,7 @@ def test_earlier_evenings_are_played_to_the_end_and_the_last_one_is_going_on():
     load_demo()
 
     last, *earlier = Session.objects.filter(club__slug=CLUB_SLUG).order_by("-date")
-    assert len({s.date for s in [last, *earlier]}) == 4
+    assert len({s.date for s in [last, *earlier]}) == 12
     for session in [last, *earlier]:
         assert session.venue
         pulkas = list(session.pulkas.all())
