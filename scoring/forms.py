@@ -316,39 +316,36 @@ class DealForm(forms.Form):
         return default
 
     def _shape(self) -> dict:
+        """Which fields this deal needs, for the choices made so far (the engine decides)."""
         n, names = self.n, self.names
         rotation = self._seat("rotation_dealer", int(self.initial["rotation_dealer"]))
         dealer = self._seat("dealer", rotation)
-        active = [i for i in range(n) if not (n == 4 and i == dealer)]
         first_hand = (dealer + 1) % n
         kind = self._value("kind") or "game"
         if kind not in ("game", "misere", "raspasy"):
             kind = "game"
         declarer = self._seat("declarer", first_hand)
-        if declarer not in active:
-            declarer = first_hand
         level_raw = self._value("level")
         level = int(level_raw) if level_raw in {"6", "7", "8", "9", "10"} else 6
+        seat = {name: i for i, name in enumerate(names)}
+        shape = engine.deal_shape(
+            self.rules, names, names[dealer], "game", names[first_hand], level, {}
+        )
+        active = [seat[name] for name in shape.declarers]
+        if declarer not in active:
+            declarer = first_hand
         defenders = [
-            names.index(name)
-            for name in engine.defenders_in_order(names, names[declarer], names[dealer])
+            seat[name] for name in engine.defenders_in_order(names, names[declarer], names[dealer])
         ]
         calls = {}
-        for position, seat in enumerate(defenders):
+        for position, defender in enumerate(defenders):
             default = "whist" if position == 0 else "pass"
-            calls[seat] = self._value(f"call_{seat}") or str(
-                self.initial.get(f"call_{seat}") or default
+            calls[names[defender]] = self._value(f"call_{defender}") or str(
+                self.initial.get(f"call_{defender}") or default
             )
-        first_call = calls.get(defenders[0]) if defenders else None
-        half_allowed = level in self.rules.half_whist_levels and first_call == "pass"
-        played = "whist" in calls.values()
-        if kind == "game":
-            # Declarer first, then the defenders in speaking order, as pulka/1 writes them.
-            tricks = [declarer, *defenders] if played else []
-        elif kind == "misere":
-            tricks = [declarer]
-        else:
-            tricks = list(range(n))
+        shape = engine.deal_shape(
+            self.rules, names, names[dealer], kind, names[declarer], level, calls
+        )
         return {
             "kind": kind,
             "dealer": dealer,
@@ -359,9 +356,9 @@ class DealForm(forms.Form):
             "declarer": declarer,
             "level": level,
             "defenders": defenders,
-            "half_allowed": half_allowed,
-            "played": played,
-            "tricks": tricks,
+            "half_allowed": shape.half_whist is not None,
+            "played": shape.played,
+            "tricks": [seat[name] for name in shape.trick_players],
             "quick_tricks": kind == "game" and self.rules.quick_tricks,
         }
 

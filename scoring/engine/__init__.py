@@ -36,7 +36,13 @@ GLOSSARY (English identifier — Russian — Ukrainian)
   no cards (§12.3).
 """
 
-from .compute import compute_sheet, dealer_for_next_deal, defenders_in_order
+from .compute import (
+    DealShape,
+    compute_sheet,
+    deal_shape,
+    dealer_for_next_deal,
+    defenders_in_order,
+)
 from .deal import Deal, Entry, contract_level, quick_tricks_of_talon
 from .errors import PulkaError
 from .jsonio import (
@@ -55,6 +61,7 @@ from .sheet import DealSnapshot, Sheet
 
 __all__ = [
     "Deal",
+    "DealShape",
     "DealSnapshot",
     "Entry",
     "Pulka",
@@ -64,6 +71,7 @@ __all__ = [
     "compute_sheet",
     "contract_level",
     "deal_from_dict",
+    "deal_shape",
     "deal_to_dict",
     "dealer_for_next_deal",
     "defenders_in_order",

@@ -19,6 +19,7 @@ is fractional, and validation inlined as cheap checks with the wording built onl
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from .deal import (
@@ -36,8 +37,10 @@ from .settlement import round_largest_remainder, settle
 from .sheet import DealSnapshot, Sheet
 
 __all__ = [
+    "DealShape",
     "check_players",
     "compute_sheet",
+    "deal_shape",
     "dealer_for_next_deal",
     "defenders_in_order",
 ]
@@ -97,6 +100,50 @@ def defenders_in_order(players: Sequence[str], declarer: str, dealer: str) -> tu
     n = len(players)
     order = (players[(i + k) % n] for k in range(1, n))
     return tuple(p for p in order if not (n == 4 and p == dealer))
+
+
+@dataclass(frozen=True, slots=True)
+class DealShape:
+    """What a deal of this kind needs entered, for a form that offers only valid choices."""
+
+    declarers: tuple[str, ...]  # who may declare (not the 4-player dealer)
+    defenders: tuple[str, ...]  # who calls, in speaking order (a game only)
+    half_whist: str | None  # who may say half now (§2.4, §17.6), if anybody
+    played: bool  # a game is played when somebody whists (§2.3)
+    trick_players: tuple[str, ...]  # whose tricks are entered, in pulka/1 order
+
+
+def deal_shape(
+    rules: Rules,
+    players: Sequence[str],
+    dealer: str,
+    kind: str,
+    declarer: str,
+    level: int,
+    calls: Mapping[str, str],
+) -> DealShape:
+    """The fields a deal needs (§2, §6, §7, §12): declarers, calls, half-whist, tricks.
+
+    Example (3 players, Anna deals, Boris declares a six, Vera passes first)::
+
+        >>> shape = deal_shape(Rules(), ["Anna", "Boris", "Vera"], "Anna", "game", "Boris", 6,
+        ...                    {"Vera": "pass", "Anna": "pass"})
+        >>> shape.defenders, shape.half_whist, shape.played, shape.trick_players
+        (('Vera', 'Anna'), 'Anna', False, ())
+    """
+    players = check_players(players)
+    four = len(players) == 4
+    declarers = tuple(p for p in players if not (four and p == dealer))
+    if kind == "raspasy":
+        return DealShape(declarers, (), None, False, players)
+    if kind == "misere":
+        return DealShape(declarers, (), None, False, (declarer,))
+    defenders = defenders_in_order(players, declarer, dealer)
+    first_passed = calls.get(defenders[0]) == "pass"
+    half = defenders[1] if first_passed and level in rules.half_whist_levels else None
+    played = any(calls.get(d) == "whist" for d in defenders)
+    tricks = (declarer, *defenders) if played else ()
+    return DealShape(declarers, defenders, half, played, tricks)
 
 
 def dealer_for_next_deal(
