@@ -369,6 +369,17 @@ def deal_delete(
     return sheet
 
 
+def _change_status(
+    pulka: Pulka, locked: Pulka, names: list[str], sheet: engine.Sheet, status: str
+) -> engine.Sheet:
+    locked.status = status
+    locked.finished_at = None if status == PulkaStatus.RUNNING else timezone.now()
+    _bump(locked, "status", "finished_at")
+    _rebuild_result_cache(locked, names, sheet)
+    pulka.status, pulka.version = locked.status, locked.version
+    return sheet
+
+
 @transaction.atomic
 def pulka_finish(*, pulka: Pulka, finished_by: AbstractBaseUser | None) -> engine.Sheet:
     """End a running pulka early: it is settled as unfinished (missing pool → mountain)."""
@@ -376,12 +387,7 @@ def pulka_finish(*, pulka: Pulka, finished_by: AbstractBaseUser | None) -> engin
     if locked.status != PulkaStatus.RUNNING:
         raise ScoringError(_("Only a running pulka can be ended."))
     sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
-    locked.status = PulkaStatus.FINISHED
-    locked.finished_at = timezone.now()
-    _bump(locked, "status", "finished_at")
-    _rebuild_result_cache(locked, names, sheet)
-    pulka.status, pulka.version = locked.status, locked.version
-    return sheet
+    return _change_status(pulka, locked, names, sheet, PulkaStatus.FINISHED)
 
 
 @transaction.atomic
@@ -393,26 +399,17 @@ def pulka_reopen(*, pulka: Pulka, reopened_by: AbstractBaseUser | None) -> engin
         raise ScoringError(_("This pulka is already running."))
     if sheet.closed:
         raise ScoringError(_("Every pool is closed: this pulka is complete and cannot go on."))
-    locked.status = PulkaStatus.RUNNING
-    locked.finished_at = None
-    _bump(locked, "status", "finished_at")
-    _rebuild_result_cache(locked, names, sheet)
-    pulka.status, pulka.version = locked.status, locked.version
-    return sheet
+    return _change_status(pulka, locked, names, sheet, PulkaStatus.RUNNING)
 
 
 @transaction.atomic
-def pulka_abandon(*, pulka: Pulka, abandoned_by: AbstractBaseUser | None) -> None:
+def pulka_abandon(*, pulka: Pulka, abandoned_by: AbstractBaseUser | None) -> engine.Sheet:
     """Set a pulka aside: it keeps its deals but counts for nobody."""
     locked, names, deals = _locked(pulka)
     if locked.status == PulkaStatus.ABANDONED:
         raise ScoringError(_("This pulka is already abandoned."))
-    locked.status = PulkaStatus.ABANDONED
-    locked.finished_at = timezone.now()
-    _bump(locked, "status", "finished_at")
     sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
-    _rebuild_result_cache(locked, names, sheet)
-    pulka.status, pulka.version = locked.status, locked.version
+    return _change_status(pulka, locked, names, sheet, PulkaStatus.ABANDONED)
 
 
 @transaction.atomic

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
@@ -382,7 +383,7 @@ def pulka_rules(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
 def _status_change(request, club_slug, pulka_id, service, done: str) -> HttpResponse:
     access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
     try:
-        service(pulka)
+        service(pulka=pulka, by=request.user)
     except services.ScoringError as exc:
         messages.error(request, exc.message)
     else:
@@ -392,37 +393,37 @@ def _status_change(request, club_slug, pulka_id, service, done: str) -> HttpResp
     return redirect(pulka.get_absolute_url())
 
 
-@require_POST
-def pulka_finish(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
-    return _status_change(
-        request,
-        club_slug,
-        pulka_id,
-        lambda p: services.pulka_finish(pulka=p, finished_by=request.user),
-        _("The pulka is over: settled as it stands."),
-    )
+# What a secretary can do to a whole pulka: the service, and what the page says after it.
+STATUS_CHANGES = {
+    "finish": (
+        lambda pulka, by: services.pulka_finish(pulka=pulka, finished_by=by),
+        _lazy("The pulka is over: settled as it stands."),
+    ),
+    "reopen": (
+        lambda pulka, by: services.pulka_reopen(pulka=pulka, reopened_by=by),
+        _lazy("The pulka is running again."),
+    ),
+    "abandon": (
+        lambda pulka, by: services.pulka_abandon(pulka=pulka, abandoned_by=by),
+        _lazy("The pulka was abandoned: it counts for nobody."),
+    ),
+}
 
 
-@require_POST
-def pulka_reopen(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
-    return _status_change(
-        request,
-        club_slug,
-        pulka_id,
-        lambda p: services.pulka_reopen(pulka=p, reopened_by=request.user),
-        _("The pulka is running again."),
-    )
+def _status_view(change: str):
+    service, done = STATUS_CHANGES[change]
+
+    @require_POST
+    def view(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+        return _status_change(request, club_slug, pulka_id, service, str(done))
+
+    view.__name__ = f"pulka_{change}"
+    return view
 
 
-@require_POST
-def pulka_abandon(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
-    return _status_change(
-        request,
-        club_slug,
-        pulka_id,
-        lambda p: services.pulka_abandon(pulka=p, abandoned_by=request.user),
-        _("The pulka was abandoned: it counts for nobody."),
-    )
+pulka_finish = _status_view("finish")
+pulka_reopen = _status_view("reopen")
+pulka_abandon = _status_view("abandon")
 
 
 @require_http_methods(["GET", "POST"])

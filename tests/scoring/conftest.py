@@ -1,6 +1,6 @@
 import pytest
 
-from tests.conftest import make_pulka, make_session
+from tests.conftest import make_pulka, make_session, record
 
 
 @pytest.fixture
@@ -41,3 +41,30 @@ SIX_BY_BORIS = {
     "calls": {"Vera": "whist", "Anna": "pass"},
     "tricks": {"Boris": 6, "Vera": 3, "Anna": 1},
 }
+
+
+def no_play(declarer: str, *defenders: str) -> dict:
+    """A six that both defenders passed: 2 into the declarer's pool, no play."""
+    return {
+        "kind": "game",
+        "declarer": declarer,
+        "contract": "6S",
+        "calls": dict.fromkeys(defenders, "pass"),
+    }
+
+
+# Boris, Vera and Anna each write a no-play six, in the order they declare when Anna deals.
+PASS_OUT_ROUND = (
+    no_play("Boris", "Vera", "Anna"),
+    no_play("Vera", "Anna", "Boris"),
+    no_play("Anna", "Boris", "Vera"),
+)
+
+
+@pytest.fixture
+def closed_pulka(session_a):
+    """A pulka to 2 whose three no-play sixes closed every pool: finished by itself."""
+    pulka = make_pulka(session_a, rules={"pool_target": 2})
+    record(pulka, *PASS_OUT_ROUND)
+    pulka.refresh_from_db()
+    return pulka

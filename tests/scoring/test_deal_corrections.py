@@ -7,7 +7,7 @@ import pytest
 from scoring import selectors
 from scoring.models import Deal, DealRevision, PulkaStatus
 from tests.conftest import HTMX, make_pulka, record
-from tests.scoring.conftest import SIX_BY_BORIS, deal_post
+from tests.scoring.conftest import PASS_OUT_ROUND, SIX_BY_BORIS, deal_post
 
 pytestmark = pytest.mark.django_db
 
@@ -144,27 +144,7 @@ def test_history_lists_every_change_with_who_and_what(as_persona, pulka):
 
 def test_correcting_a_finished_pulka_so_a_pool_reopens_resumes_it(as_persona, session_a):
     pulka = make_pulka(session_a, rules={"pool_target": 2})
-    record(
-        pulka,
-        {
-            "kind": "game",
-            "declarer": "Boris",
-            "contract": "6S",
-            "calls": {"Vera": "pass", "Anna": "pass"},
-        },
-        {
-            "kind": "game",
-            "declarer": "Vera",
-            "contract": "6S",
-            "calls": {"Anna": "pass", "Boris": "pass"},
-        },
-        {
-            "kind": "game",
-            "declarer": "Anna",
-            "contract": "6S",
-            "calls": {"Boris": "pass", "Vera": "pass"},
-        },
-    )
+    record(pulka, *PASS_OUT_ROUND)
     pulka.refresh_from_db()
     assert pulka.status == PulkaStatus.FINISHED
     assert pulka.result_cache.count() == 3

@@ -5,7 +5,7 @@ import pytest
 from scoring import selectors
 from scoring.models import Deal, DealRevision, PulkaStatus
 from tests.conftest import HTMX, make_pulka, record
-from tests.scoring.conftest import deal_post
+from tests.scoring.conftest import PASS_OUT_ROUND, deal_post
 
 pytestmark = pytest.mark.django_db
 
@@ -172,27 +172,7 @@ def test_a_changed_dealer_is_stored_as_an_override(as_persona, pulka):
 
 def test_no_deal_can_be_posted_to_a_finished_pulka(as_persona, session_a):
     pulka = make_pulka(session_a, rules={"pool_target": 2})
-    record(
-        pulka,
-        {
-            "kind": "game",
-            "declarer": "Boris",
-            "contract": "6S",
-            "calls": {"Vera": "pass", "Anna": "pass"},
-        },
-        {
-            "kind": "game",
-            "declarer": "Vera",
-            "contract": "6S",
-            "calls": {"Anna": "pass", "Boris": "pass"},
-        },
-        {
-            "kind": "game",
-            "declarer": "Anna",
-            "contract": "6S",
-            "calls": {"Boris": "pass", "Vera": "pass"},
-        },
-    )
+    record(pulka, *PASS_OUT_ROUND)
 
     response = _post(as_persona("secretary"), pulka, deal_post())
 
@@ -202,21 +182,7 @@ def test_no_deal_can_be_posted_to_a_finished_pulka(as_persona, session_a):
 
 def test_the_deal_that_closes_the_last_pool_finishes_the_pulka(as_persona, session_a):
     pulka = make_pulka(session_a, rules={"pool_target": 2})
-    record(
-        pulka,
-        {
-            "kind": "game",
-            "declarer": "Boris",
-            "contract": "6S",
-            "calls": {"Vera": "pass", "Anna": "pass"},
-        },
-        {
-            "kind": "game",
-            "declarer": "Vera",
-            "contract": "6S",
-            "calls": {"Anna": "pass", "Boris": "pass"},
-        },
-    )
+    record(pulka, *PASS_OUT_ROUND[:2])
     data = deal_post(
         declarer=0, dealer=2, rotation_dealer=2, call_1="pass", call_2="pass", call_0=None
     )

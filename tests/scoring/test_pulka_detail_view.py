@@ -3,7 +3,7 @@ import pytest
 from club.models import Role
 from scoring.models import PulkaStatus
 from tests.conftest import HTMX, make_member, make_pulka, make_session, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.conftest import PASS_OUT_ROUND, SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
 
@@ -99,27 +99,7 @@ def test_sheet_shows_results_as_if_the_evening_ended_now(as_persona, pulka):
 
 def test_finished_pulka_shows_the_final_settlement(as_persona, session_a):
     pulka = make_pulka(session_a, rules={"pool_target": 2})
-    record(
-        pulka,
-        {
-            "kind": "game",
-            "declarer": "Boris",
-            "contract": "6S",
-            "calls": {"Vera": "pass", "Anna": "pass"},
-        },
-        {
-            "kind": "game",
-            "declarer": "Vera",
-            "contract": "6S",
-            "calls": {"Anna": "pass", "Boris": "pass"},
-        },
-        {
-            "kind": "game",
-            "declarer": "Anna",
-            "contract": "6S",
-            "calls": {"Boris": "pass", "Vera": "pass"},
-        },
-    )
+    record(pulka, *PASS_OUT_ROUND)
     pulka.refresh_from_db()
 
     html = as_persona("secretary").get(pulka.get_absolute_url()).content.decode()

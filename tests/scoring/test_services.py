@@ -9,15 +9,9 @@ from club.models import Player
 from scoring import services
 from scoring.models import Deal, DealRevision, PulkaResultCache, PulkaStatus, Seat
 from tests.conftest import make_club, make_player, make_pulka, make_session, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.conftest import PASS_OUT_ROUND, SIX_BY_BORIS, no_play
 
 pytestmark = pytest.mark.django_db
-
-PASS_OUT = {"kind": "game", "contract": "6S"}
-
-
-def _no_play(declarer, *defenders):
-    return {**PASS_OUT, "declarer": declarer, "calls": dict.fromkeys(defenders, "pass")}
 
 
 def test_deals_are_numbered_in_order(pulka):
@@ -52,8 +46,8 @@ def test_closing_the_last_pool_finishes_and_caches_the_result_with_places(sessio
     record(
         pulka,
         SIX_BY_BORIS,
-        _no_play("Vera", "Anna", "Boris"),
-        _no_play("Anna", "Boris", "Vera"),
+        no_play("Vera", "Anna", "Boris"),
+        no_play("Anna", "Boris", "Vera"),
     )
 
     pulka.refresh_from_db()
@@ -72,12 +66,7 @@ def test_closing_the_last_pool_finishes_and_caches_the_result_with_places(sessio
 
 def test_equal_results_share_a_place(session_a):
     pulka = make_pulka(session_a, rules={"pool_target": 2})
-    record(
-        pulka,
-        _no_play("Boris", "Vera", "Anna"),
-        _no_play("Vera", "Anna", "Boris"),
-        _no_play("Anna", "Boris", "Vera"),
-    )
+    record(pulka, *PASS_OUT_ROUND)
 
     places = sorted(PulkaResultCache.objects.filter(pulka=pulka).values_list("place", flat=True))
 
