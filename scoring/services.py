@@ -283,6 +283,21 @@ def _was_closed(locked: Pulka, names: list[str], deals: list[Deal]) -> bool:
     return _replay(locked, names, [d.to_engine(names) for d in deals]).closed
 
 
+def _locked_deal(
+    pulka: Pulka, number: int, expected_version: int
+) -> tuple[Pulka, list[str], list[Deal], Deal]:
+    """Lock the pulka and find deal `number` as the secretary saw it (else refuse)."""
+    locked, names, deals = _locked(pulka)
+    if locked.status == PulkaStatus.ABANDONED:
+        raise ScoringError(_("This pulka was abandoned: its deals can no longer be changed."))
+    deal = next((d for d in deals if d.number == number), None)
+    if deal is None:
+        raise ScoringError(_("Deal %(number)s no longer exists.") % {"number": number})
+    if deal.version != expected_version:
+        raise _stale(deal)
+    return locked, names, deals, deal
+
+
 @transaction.atomic
 def deal_update(
     *,
@@ -293,14 +308,7 @@ def deal_update(
     changed_by: AbstractBaseUser | None,
 ) -> tuple[Deal, engine.Sheet]:
     """Correct deal `number`; refused if someone changed it since `expected_version`."""
-    locked, names, deals = _locked(pulka)
-    if locked.status == PulkaStatus.ABANDONED:
-        raise ScoringError(_("This pulka was abandoned: its deals can no longer be changed."))
-    deal = next((d for d in deals if d.number == number), None)
-    if deal is None:
-        raise ScoringError(_("Deal %(number)s no longer exists.") % {"number": number})
-    if deal.version != expected_version:
-        raise _stale(deal)
+    locked, names, deals, deal = _locked_deal(pulka, number, expected_version)
     new = _parse_deal(data, number)
     was_closed = _was_closed(locked, names, deals)
     sheet = _replay(
@@ -337,14 +345,7 @@ def deal_delete(
     *, pulka: Pulka, number: int, expected_version: int, deleted_by: AbstractBaseUser | None
 ) -> engine.Sheet:
     """Delete deal `number`; the later deals move up one number, and the sheet is replayed."""
-    locked, names, deals = _locked(pulka)
-    if locked.status == PulkaStatus.ABANDONED:
-        raise ScoringError(_("This pulka was abandoned: its deals can no longer be changed."))
-    deal = next((d for d in deals if d.number == number), None)
-    if deal is None:
-        raise ScoringError(_("Deal %(number)s no longer exists.") % {"number": number})
-    if deal.version != expected_version:
-        raise _stale(deal)
+    locked, names, deals, deal = _locked_deal(pulka, number, expected_version)
     was_closed = _was_closed(locked, names, deals)
     sheet = _replay(locked, names, [d.to_engine(names) for d in deals if d.number != number])
     user = _user(deleted_by)
