@@ -123,7 +123,7 @@ def test_the_roster_shows_active_players_only(client, public_club):
     text = html(client.get("/c/open/"))
 
     roster = text[text.index('id="roster"') :]
-    assert "<li>Anna</li>" in roster
+    assert ">Anna</a></li>" in roster
     assert "Retired Roman" not in text
 
 
