@@ -64,6 +64,8 @@ test-browser: messages
 bench: install
 	$(PY) bench/engine.py
 	$(PY) bench/entry.py
+	@if url=$$(.ci/postgres-url); then $(PY) bench/league.py; \
+	else echo "SKIPPED: bench/league.py needs PostgreSQL"; fi
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -199,6 +199,9 @@ def ratings_update(*, club: Club, since: datetime.date | None = None) -> int:
     """
     if _deferred.get():
         return 0
+    # Two tables of the club finishing at once would replay the same snapshots: the club's
+    # row lock makes the second replay wait for the first.
+    list(Club.objects.select_for_update().filter(pk=club.pk).values_list("pk", flat=True))
     snapshots = RatingSnapshot.objects.filter(club=club)
     results = PulkaResultCache.objects.filter(club=club)
     pairs = PairResultCache.objects.filter(club=club)

@@ -15,7 +15,9 @@ from tests.conftest import make_club, make_member, make_pulka, make_session, rec
 pytestmark = pytest.mark.django_db
 
 # Words that are the same in every language: language codes, the Enter key, file formats.
-ALLOWED = {"UK", "RU", "EN", "Enter", "JSON", "pulka", "sheet"}
+ALLOWED = {"UK", "RU", "EN", "Enter", "JSON", "CSV", "XLSX", "pulka", "sheet"}
+# Proper names on the ratings page: the model and the library that implements it.
+ALLOWED |= {"Plackett", "Luce", "openskill", "ij"}  # and the subscript of S_ij
 # Talon cards as they are typed (the help text's examples): AS, 10H, QH.
 CARD_CODE = re.compile(r"(A|K|Q|J|10|9|8|7)[SCDH]")
 VISIBLE_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
@@ -167,4 +169,41 @@ def test_the_club_and_evening_pages_have_no_untranslated_label(client, busy_pulk
     for path in pages:
         html = client.get(path, headers={"accept-language": language}).content.decode()
         # The club's short name in links is data, not a label.
+        assert latin_words(visible_text(html)) - {club.slug} == set(), path
+
+
+@pytest.mark.parametrize("language", ["uk", "ru"])
+def test_the_league_profile_and_rating_pages_have_no_untranslated_label(
+    client, busy_pulka, language
+):
+    import datetime
+
+    from club.models import League
+    from scoring.services import pulka_finish
+
+    session = busy_pulka.session
+    club = session.club
+    pulka_finish(pulka=busy_pulka, finished_by=None)
+    league = League.objects.create(
+        club=club,
+        name="Осінь",
+        start=session.date - datetime.timedelta(days=30),
+        end=session.date,
+        rule="best",
+        best_count=2,
+        cap=100,
+        min_pulkas=2,
+    )
+    player = busy_pulka.seats.first().player
+    client.force_login(make_member(club, Role.SECRETARY, username="секретар").user)
+    pages = [
+        f"/c/{club.slug}/leagues/",
+        f"/c/{club.slug}/leagues/new/",
+        league.get_absolute_url(),
+        f"/c/{club.slug}/players/{player.pk}/",
+        "/ratings/",
+    ]
+
+    for path in pages:
+        html = client.get(path, headers={"accept-language": language}).content.decode()
         assert latin_words(visible_text(html)) - {club.slug} == set(), path
