@@ -1,0 +1,101 @@
+"""A player reads the league and a profile with both charts; then a secretary corrects a
+deal of an old finished pulka, and the league and the ratings follow, in Chromium."""
+
+import datetime
+import re
+
+import pytest
+
+from club import league as leagues
+from club.models import League, Role
+from scoring.models import PulkaResultCache, RatingSnapshot
+from tests.conftest import PASSWORD, make_club, make_member, make_pulka, make_session, record
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+OLD = datetime.date(2026, 10, 5)
+NEW = datetime.date(2026, 11, 2)
+
+
+def _log_in(page, live_server, user) -> None:
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=username]", user.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(live_server.url + "/")
+
+
+def _evening(club, date, boris_tricks):
+    """Boris makes a six that Vera whists alone, then everybody writes a no-play six."""
+    pulka = make_pulka(make_session(club, date=date), rules={"pool_target": 2})
+    six = {"kind": "game", "contract": "6S"}
+    record(
+        pulka,
+        {
+            **six,
+            "declarer": "Boris",
+            "calls": {"Vera": "whist", "Anna": "pass"},
+            "tricks": {"Boris": boris_tricks, "Vera": 8 - boris_tricks, "Anna": 2},
+        },
+        {**six, "declarer": "Vera", "calls": {"Anna": "pass", "Boris": "pass"}},
+        {**six, "declarer": "Anna", "calls": {"Boris": "pass", "Vera": "pass"}},
+    )
+    return pulka
+
+
+def _cell(page, name: str, column: str) -> str:
+    headers = page.locator("#ranked thead th a").evaluate_all(
+        "links => links.map(a => a.dataset.sort)"
+    )
+    row = page.locator("#ranked tbody tr", has=page.locator("td", has_text=name))
+    return row.locator("td").nth(headers.index(column)).inner_text().strip()
+
+
+def test_a_correction_of_an_old_pulka_moves_the_league_and_the_ratings(
+    live_server, browser, artifacts
+):
+    leagues.clear_rankings()
+    club = make_club(name="Сочинка", slug="sochi", is_public=False)
+    player = make_member(club, Role.PLAYER, username="petro").user
+    secretary = make_member(club, Role.SECRETARY, username="serhii").user
+    old = _evening(club, OLD, boris_tricks=6)
+    _evening(club, NEW, boris_tricks=6)
+    league = League.objects.create(
+        club=club, name="Осінь", start=OLD, end=NEW, rule="sum", min_pulkas=1
+    )
+    boris = old.seats.get(player__name="Boris").player
+
+    reader = browser.new_context().new_page()
+    _log_in(reader, live_server, player)
+    reader.goto(live_server.url + league.get_absolute_url())
+    total_before = _cell(reader, "Boris", "total")
+    rating_before = _cell(reader, "Boris", "rating")
+    reader.click("#ranked td.player a:has-text('Boris')")
+    reader.wait_for_url(re.compile(rf"/players/{boris.pk}/$"))
+    assert reader.locator("#whists-chart svg polyline.line").count() == 1
+    assert reader.locator("#rating-chart svg polyline.line").count() == 1
+    points = reader.locator("#rating-chart polyline.line").get_attribute("points")
+    assert len(points.split()) == 2  # one point per rated pulka
+    reader.screenshot(path=str(artifacts / "profile.png"), full_page=True)
+
+    desk = browser.new_context().new_page()
+    _log_in(desk, live_server, secretary)
+    desk.goto(live_server.url + old.get_absolute_url())
+    desk.locator("#deal-1 .deal-actions a", has_text="edit").click()
+    desk.wait_for_selector("text=Correct deal 1")
+    # Boris made only five: set by one, and Vera's whists grow.
+    desk.fill("#deal-form input[name='tricks_1']", "5")
+    desk.fill("#deal-form input[name='tricks_2']", "3")
+    desk.fill("#deal-form input[name='tricks_0']", "2")
+    desk.locator("#deal-form button[type='submit']").click()
+    desk.wait_for_selector("#deal-1 >> text=5–3–2")
+
+    expected = sum(
+        PulkaResultCache.objects.filter(player=boris).values_list("result_rounded", flat=True)
+    )
+    reader.goto(live_server.url + league.get_absolute_url())
+    assert int(_cell(reader, "Boris", "total").replace("−", "-")) == expected
+    assert _cell(reader, "Boris", "total") != total_before
+    assert _cell(reader, "Boris", "rating") != rating_before
+    latest = RatingSnapshot.objects.filter(player=boris).order_by("-seq").first()
+    assert _cell(reader, "Boris", "rating") == f"{latest.rating:.1f}"
