@@ -33,8 +33,11 @@ def _tricks(page, **counts: int) -> None:
 
 
 def _record(page) -> None:
+    """Enter records the deal: pressed in the last trick count, or on the chosen deal kind."""
+    counts = page.locator("#deal-form input[name^='tricks_']")
+    field = counts.last if counts.count() else page.locator("#deal-form input[name=kind]:checked")
     with page.expect_response(lambda r: r.url.endswith("/deals/") and r.request.method == "POST"):
-        page.locator("#deal-form button[type='submit']").press("Enter")
+        field.press("Enter")
     page.wait_for_timeout(60)
 
 
