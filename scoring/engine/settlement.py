@@ -34,11 +34,10 @@ def settle(
         {'A': 10, 'B': 8, 'C': -18}
     """
     n = len(players)
-    factor = pool_point_value // 10  # ppv/10: one missing pool point = ppv whists
-    meff = [mountain[p] + factor * (pool_target - pool[p]) for p in players]
-    total = sum(meff)
+    meff = _effective_mountains(players, pool, mountain, pool_target, pool_point_value)
+    total = sum(meff.values())
     out: dict[str, Fraction] = {}
-    for p, m in zip(players, meff, strict=True):
+    for p, m in meff.items():
         written = sum(whists[p].values())
         received = sum(whists[q][p] for q in players if q != p)
         # R = 10·(Σ/n − m) + balance = (10·Σ − 10·n·m + n·balance) / n, exactly
@@ -68,8 +67,7 @@ def pair_nets(
         (Fraction(-4, 3), Fraction(34, 3), Fraction(20, 3))
     """
     n = len(players)
-    factor = pool_point_value // 10
-    meff = {p: mountain[p] + factor * (pool_target - pool[p]) for p in players}
+    meff = _effective_mountains(players, pool, mountain, pool_target, pool_point_value)
     return {
         i: {
             j: Fraction(whists[i][j] - whists[j][i]) + Fraction(10 * (meff[j] - meff[i]), n)
@@ -78,6 +76,18 @@ def pair_nets(
         }
         for i in players
     }
+
+
+def _effective_mountains(
+    players: Sequence[str],
+    pool: Mapping[str, int],
+    mountain: Mapping[str, int | Fraction],
+    pool_target: int,
+    pool_point_value: int,
+) -> dict[str, int | Fraction]:
+    """M_eff = M + (ppv/10)·(T − P): missing pool points count as mountain (§10.4, §17.13)."""
+    factor = pool_point_value // 10
+    return {p: mountain[p] + factor * (pool_target - pool[p]) for p in players}
 
 
 def round_largest_remainder(
