@@ -7,6 +7,7 @@ app_name = "club"
 urlpatterns = [
     path("clubs/new/", views.club_create, name="create"),
     path("c/<slug:club_slug>/", views.club_detail, name="detail"),
+    path("c/<slug:club_slug>/running/", views.club_running, name="running"),
     path("c/<slug:club_slug>/settings/", views.club_settings, name="settings"),
     path("c/<slug:club_slug>/members/", views.member_list, name="members"),
     path(

@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from club import selectors, services
@@ -34,6 +34,7 @@ from club.rendering import render_page, wants_fragment
 from club.services import ClubError
 from scoring.forms import PulkaCreateForm, PulkaImportForm, RulesForm
 from scoring.selectors import (
+    club_live_token,
     running_tables_for_club,
     session_for_club,
     session_live_token,
@@ -113,11 +114,27 @@ def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
     )
     context = _context(access, sessions=sessions)
     if not wants_fragment(request):
+        context["live_token"] = club_live_token(club)
         context["running_tables"] = running_tables_for_club(club)
         context["roster"] = selectors.club_roster(club)
         if access.can_record:
             context["form"] = SessionForm()
     return render_page(request, "club/club_detail.html", context, fragment="sessions")
+
+
+@require_GET
+def club_running(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The club's running tables, for the club page's poll: 204 while nothing changed."""
+    access = get_club_for_user(request, club_slug)
+    if not wants_fragment(request):
+        return redirect(access.club.get_absolute_url())
+    token = club_live_token(access.club)
+    if request.GET.get("v") == token:
+        return HttpResponse(status=204)
+    context = _context(
+        access, live_token=token, running_tables=running_tables_for_club(access.club)
+    )
+    return render_page(request, "club/club_detail.html", context, fragment="running")
 
 
 @require_http_methods(["GET", "POST"])

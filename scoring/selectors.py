@@ -128,6 +128,18 @@ def session_live_token(session: Session) -> str:
     return f"{totals['tables']}-{totals['sum'] or 0}"
 
 
+def club_live_token(club: Club) -> str:
+    """Changes whenever a table of the club starts, changes or stops (one query).
+
+    Versions only grow and tables are never deleted, so the sum never comes back to a value
+    it had: an old token cannot match again.
+    """
+    totals = Pulka.objects.filter(session__club=club).aggregate(
+        tables=Count("id"), sum=Sum("version")
+    )
+    return f"{totals['tables']}-{totals['sum'] or 0}"
+
+
 def pulka_version(club: Club, pulka_id: int) -> int | None:
     """The pulka's version, for a spectator's cheap "anything new?" check."""
     return (

@@ -5,7 +5,16 @@ from django.utils import timezone
 
 from club.models import Role
 from tests.club.helpers import READ, assert_fragment, assert_full_page, html
-from tests.conftest import HTMX, PERSONAS, make_member, make_player, make_pulka, make_session
+from tests.conftest import (
+    HTMX,
+    PERSONAS,
+    make_member,
+    make_player,
+    make_pulka,
+    make_session,
+    record,
+)
+from tests.scoring.conftest import SIX_BY_BORIS
 
 
 @pytest.mark.django_db
@@ -162,3 +171,39 @@ def test_another_clubs_sessions_are_not_listed(client, public_club, club_b):
     make_member(public_club, Role.PLAYER)
 
     assert "Secret cellar" not in html(client.get("/c/open/"))
+
+
+@pytest.mark.django_db
+def test_the_running_tables_poll_answers_204_while_nothing_changed(as_persona, club_a):
+    pulka = make_pulka(make_session(club_a))
+    client = as_persona("player")
+    page = client.get("/c/sochi/").content.decode()
+    token = f"1-{pulka.version}"
+    assert f'hx-get="/c/sochi/running/?v={token}" hx-trigger="every 5s"' in page
+
+    unchanged = client.get(f"/c/sochi/running/?v={token}", headers=HTMX)
+    record(pulka, SIX_BY_BORIS)
+    changed = client.get(f"/c/sochi/running/?v={token}", headers=HTMX)
+
+    assert unchanged.status_code == 204
+    html = changed.content.decode()
+    assert changed.status_code == 200
+    assert '<section id="running-tables"' in html
+    assert "<html" not in html
+    assert f"?v=1-{pulka.version}" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("persona", "status"), [("anonymous", 404), ("outsider", 404)])
+def test_strangers_cannot_poll_a_private_clubs_tables(as_persona, club_a, persona, status):
+    response = as_persona(persona).get("/c/sochi/running/?v=0-0", headers=HTMX)
+
+    assert response.status_code == status
+
+
+@pytest.mark.django_db
+def test_the_running_tables_url_without_htmx_leads_to_the_club(as_persona, club_a):
+    response = as_persona("player").get("/c/sochi/running/")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/c/sochi/"
