@@ -163,3 +163,14 @@ def test_correcting_a_finished_pulka_so_a_pool_reopens_resumes_it(as_persona, se
     pulka.refresh_from_db()
     assert pulka.status == PulkaStatus.RUNNING
     assert pulka.result_cache.count() == 0
+
+
+def test_the_log_says_who_entered_and_who_corrected_a_deal(as_persona, pulka):
+    client = as_persona("secretary")
+    client.post(pulka.get_absolute_url() + "deals/", deal_post())
+    client.post(_edit_url(pulka, 1), deal_post(tricks_1="7", tricks_2="2", version="1"))
+
+    html = as_persona("player").get(pulka.get_absolute_url()).content.decode()
+
+    assert "entered by serhii at" in html
+    assert "corrected by serhii" in html
