@@ -20,7 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from club.access import get_club_for_user
 from club.models import Role
 from club.rendering import render_page, wants_fragment
-from scoring import exchange, selectors
+from scoring import exchange, selectors, services
 from scoring.forms import PulkaImportForm
 from scoring.models import Pulka
 from scoring.services import ScoringError
@@ -63,7 +63,7 @@ def pulka_import(request: HttpRequest, club_slug: str, session_id: int) -> HttpR
     if form.is_bound and form.is_valid():
         try:
             document = exchange.read_upload(form.cleaned_data["file"])
-            pulka = exchange.pulka_import(
+            pulka = services.pulka_import(
                 session=session, document=document, imported_by=request.user
             )
         except ScoringError as exc:

@@ -11,6 +11,7 @@ import datetime
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -88,8 +89,12 @@ def _places(result: dict[str, Fraction], names: list[str]) -> dict[str, int]:
     return {name: 1 + sum(1 for other in names if result[other] > result[name]) for name in names}
 
 
-def _rebuild_result_cache(pulka: Pulka, names: list[str], sheet: engine.Sheet) -> None:
-    """Rebuild the caches of a pulka's results (and the ratings from its date on)."""
+def result_cache_rebuild(pulka: Pulka, names: list[str], sheet: engine.Sheet) -> None:
+    """Rebuild the caches of a pulka's results (and the ratings from its date on).
+
+    Every write that changes a pulka's results or status ends here; rebuild_ratings
+    --results calls it too.
+    """
     had_results = PulkaResultCache.objects.filter(pulka=pulka).exists()
     PulkaResultCache.objects.filter(pulka=pulka).delete()
     PairResultCache.objects.filter(pulka=pulka).delete()
@@ -261,7 +266,7 @@ def deal_record(
     pulka.version += 1
     if _settle_status(pulka, sheet, was_closed=False):
         pulka.save(update_fields=["status", "finished_at"])
-        _rebuild_result_cache(pulka, names, sheet)
+        result_cache_rebuild(pulka, names, sheet)
     return deal, sheet
 
 
@@ -335,7 +340,7 @@ def deal_update(
     )
     changed = _settle_status(locked, sheet, was_closed=was_closed)
     _bump(locked, *changed)
-    _rebuild_result_cache(locked, names, sheet)
+    result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
     return deal, sheet
 
@@ -365,7 +370,7 @@ def deal_delete(
     Deal.objects.filter(pulka=locked, number__gt=shift).update(number=F("number") - shift - 1)
     changed = _settle_status(locked, sheet, was_closed=was_closed)
     _bump(locked, *changed)
-    _rebuild_result_cache(locked, names, sheet)
+    result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
     return sheet
 
@@ -376,7 +381,7 @@ def _change_status(
     locked.status = status
     locked.finished_at = None if status == PulkaStatus.RUNNING else timezone.now()
     _bump(locked, "status", "finished_at")
-    _rebuild_result_cache(locked, names, sheet)
+    result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
     return sheet
 
@@ -421,3 +426,97 @@ def session_redated(*, session: Session, old_date: datetime.date) -> None:
     PulkaResultCache.objects.filter(pulka__session=session).update(date=session.date)
     PairResultCache.objects.filter(pulka__session=session).update(date=session.date)
     ratings.ratings_update(club=session.club, since=min(old_date, session.date))
+
+
+_NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
+
+
+def _validated_document(document: dict[str, Any]) -> tuple[engine.Pulka, engine.Sheet]:
+    try:
+        parsed = engine.parse_pulka(document)
+        sheet = engine.compute_sheet(
+            parsed.rules, parsed.players, parsed.deals, first_dealer=parsed.first_dealer
+        )
+    except engine.PulkaError as exc:
+        raise ScoringError(engine_message(exc), deal_number=exc.deal_number) from exc
+    for name in parsed.players:
+        if len(name) > _NAME_MAX_LENGTH:
+            raise ScoringError(
+                _("The name %(name)s is too long for the roster: at most %(max)s characters.")
+                % {"name": name, "max": _NAME_MAX_LENGTH}
+            )
+    return parsed, sheet
+
+
+def _roster_players(session: Session, names: tuple[str, ...]) -> list[Player]:
+    """The club's roster players of these names, in the same order; the missing are added."""
+    club = session.club
+    found = {p.name: p for p in Player.objects.filter(club=club, name__in=names)}
+    players = []
+    for name in names:
+        player = found.get(name)
+        if player is None:
+            # get_or_create, not create: another import may add the same name meanwhile.
+            player, _created = Player.objects.get_or_create(
+                club=club, name=name, defaults={"is_active": True}
+            )
+        players.append(player)
+    return players
+
+
+@transaction.atomic
+def pulka_import(
+    *, session: Session, document: dict[str, Any], imported_by: AbstractBaseUser | None
+) -> Pulka:
+    """Store a pulka/1 document as a new table of the session, with all its deals.
+
+    The whole document is checked by the engine first (format, then every deal replayed);
+    any problem refuses the file and nothing is saved. Players are matched to the club's
+    roster by exact name, and the names not on it are added. A pulka whose pools are all
+    closed is stored as finished.
+    """
+    parsed, sheet = _validated_document(document)
+    players = _roster_players(session, parsed.players)
+    names = list(parsed.players)
+    pulka = pulka_create(
+        session=session,
+        players=players,
+        first_dealer=players[names.index(parsed.first_dealer)],
+        rules=engine.rules_to_dict(parsed.rules),
+        created_by=imported_by,
+    )
+    user = _user(imported_by)
+    now = timezone.now()
+    seats = {name: i for i, name in enumerate(names)}
+    deals = []
+    for number, parsed_deal in enumerate(parsed.deals, 1):
+        deal = Deal(
+            pulka=pulka,
+            number=number,
+            entered_by=user,
+            entered_at=now,
+            changed_by=user,
+            changed_at=now,
+        )
+        deal.set_from_pulka_dict(engine.deal_to_dict(parsed_deal), seats)
+        deals.append(deal)
+    Deal.objects.bulk_create(deals)
+    # Read the rows back: not every database returns the new primary keys from a bulk insert.
+    stored = Deal.objects.filter(pulka=pulka).order_by("number")
+    DealRevision.objects.bulk_create(
+        DealRevision(
+            pulka=pulka,
+            deal=deal,
+            number=deal.number,
+            action=RevisionAction.CREATED,
+            after=deal.to_pulka_dict(names),
+            user=user,
+            at=now,
+        )
+        for deal in stored
+    )
+    changed = _settle_status(pulka, sheet, was_closed=False)
+    if changed:
+        pulka.save(update_fields=changed)
+        result_cache_rebuild(pulka, names, sheet)
+    return pulka

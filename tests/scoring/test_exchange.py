@@ -11,12 +11,11 @@ from scoring import engine
 from scoring.exchange import (
     MAX_UPLOAD_BYTES,
     pulka_document,
-    pulka_import,
     read_upload,
     sheet_document,
 )
 from scoring.models import Deal, DealRevision, Pulka, PulkaResultCache, PulkaStatus, Seat
-from scoring.services import ScoringError
+from scoring.services import ScoringError, pulka_import
 from tests.conftest import make_player, make_pulka, record
 from tests.engine.test_golden import BAD, GOOD, expected_of, load
 

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from club.models import Session
-from scoring import exchange
+from scoring import exchange, services
 from scoring.services import ScoringError
 
 
@@ -33,7 +33,7 @@ class Command(BaseCommand):
             else:
                 with open(file, "rb") as f:
                     document = exchange.read_upload(f)
-            pulka = exchange.pulka_import(session=session, document=document, imported_by=None)
+            pulka = services.pulka_import(session=session, document=document, imported_by=None)
         except OSError as exc:
             raise CommandError(
                 _("Cannot read %(file)s: %(problem)s")

@@ -84,5 +84,5 @@ def _rebuild_results(club: Club) -> int:
                 sheet = selectors.pulka_sheet(pulka)
             except engine.PulkaError as exc:
                 raise CommandError(f"Pulka {pulka.pk} cannot be replayed: {exc}") from exc
-            services._rebuild_result_cache(pulka, selectors.pulka_names(pulka), sheet)
+            services.result_cache_rebuild(pulka, selectors.pulka_names(pulka), sheet)
     return len(pulkas)
