@@ -93,7 +93,7 @@ def random_deal(
         True
     """
     four = len(players) == 4
-    active = [p for p in players if not (four and p == dealer)]
+    active = list(engine.deal_shape(rules, players, dealer, "raspasy", "", 6, {}).declarers)
     kind = _pick(rng, {"game": 76, "misere": 4, "raspasy": 20})
     if kind == "raspasy":
         if not four:
@@ -107,7 +107,10 @@ def random_deal(
     level = _pick(rng, LEVEL_WEIGHTS)
     first, second = engine.defenders_in_order(players, declarer, dealer)
     weights = dict(CALL_WEIGHTS[level])
-    if level not in rules.half_whist_levels:
+    after_a_pass = engine.deal_shape(
+        rules, players, dealer, "game", declarer, level, {first: "pass"}
+    )
+    if after_a_pass.half_whist is None:
         weights.pop(("pass", "half"), None)
     calls = _pick(rng, weights)
     deal: dict = {
