@@ -195,8 +195,8 @@ def post_deals(
 # Where a POST spends its time: (label, file suffix, function), cumulative per POST.
 BREAKDOWN = (
     ("the whole view (deal_create)", "scoring/views.py", "deal_create"),
-    ("  tenant gate (club, membership)", "club/access.py", "get_club_for_user"),
-    ("  pulka with its seats", "scoring/selectors.py", "pulka_for_club"),
+    ("  tenant gate (club, role, pulka)", "scoring/access.py", "get_pulka_for_user"),
+    ("  names at the table (seats)", "scoring/selectors.py", "pulka_names"),
     ("  deals read (pulka_deals)", "scoring/selectors.py", "pulka_deals"),
     ("  sheet replay in the view (pulka_sheet)", "scoring/selectors.py", "pulka_sheet"),
     ("  DealForm built (__init__ + shape)", "scoring/forms.py", "__init__"),

@@ -21,6 +21,7 @@ from club.access import get_club_for_user
 from club.models import Role
 from club.rendering import render_page, wants_fragment
 from scoring import exchange, selectors, services
+from scoring.access import get_pulka_for_user
 from scoring.forms import PulkaImportForm
 from scoring.models import Pulka
 from scoring.services import ScoringError
@@ -40,15 +41,13 @@ def _json_download(document: dict[str, Any], filename: str) -> HttpResponse:
 
 @require_GET
 def pulka_export(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
-    access = get_club_for_user(request, club_slug)
-    pulka = selectors.pulka_for_club(access.club, pulka_id)
+    _, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     return _json_download(exchange.pulka_document(pulka), _filename(pulka))
 
 
 @require_GET
 def sheet_export(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
-    access = get_club_for_user(request, club_slug)
-    pulka = selectors.pulka_for_club(access.club, pulka_id)
+    _, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     return _json_download(exchange.sheet_document(pulka), _filename(pulka, "-sheet"))
 
 

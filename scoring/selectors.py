@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 
+from club.access import member_role
 from club.models import Club, Session
 from scoring import engine
 from scoring.models import (
@@ -31,8 +32,37 @@ def pulka_for_club(club: Club, pulka_id: int) -> Pulka:
     return get_object_or_404(_pulkas(), pk=pulka_id, session__club=club)
 
 
+def pulka_with_role(user, club_slug: str, pulka_id: int) -> Pulka | None:
+    """The pulka of that club, and the user's role there as ``member_role``.
+
+    One query for what the tenant gate and every pulka view need (None: no such pulka
+    there); the names at the table come with the first `pulka_names`.
+    """
+    pulkas = (
+        Pulka.objects.select_related("session__club")
+        .filter(pk=pulka_id, session__club__slug=club_slug)
+        .annotate(member_role=member_role(user))
+    )
+    try:
+        return pulkas.get()
+    except Pulka.DoesNotExist:
+        return None
+
+
 def pulka_names(pulka: Pulka) -> list[str]:
-    return [seat.player.name for seat in pulka.seats.all()]
+    """The players' names in seat order (clockwise), read once per pulka object.
+
+    From the prefetched seats of a list of tables, else in one small query.
+    """
+    names = pulka.__dict__.get("seat_names")
+    if names is None:
+        if "seats" in getattr(pulka, "_prefetched_objects_cache", {}):
+            names = [seat.player.name for seat in pulka.seats.all()]
+        else:
+            seats = pulka.seats.order_by("position")
+            names = list(seats.values_list("player__name", flat=True))
+        pulka.seat_names = names
+    return names
 
 
 def pulka_deals(pulka: Pulka) -> list[Deal]:

@@ -20,16 +20,12 @@ from club.access import ClubAccess, get_club_for_user
 from club.models import Role
 from club.rendering import render_page, wants_fragment
 from scoring import engine, selectors, services
+from scoring.access import get_pulka_for_user
 from scoring.drawing import pulka_drawing
 from scoring.forms import DealForm, PulkaCreateForm, RulesForm, deal_initial
 from scoring.models import Deal, Pulka, PulkaStatus
 
 PAGE = "scoring/pulka_detail.html"
-
-
-def _gate(request: HttpRequest, club_slug: str, pulka_id: int, role: str | None = None):
-    access = get_club_for_user(request, club_slug, role=role)
-    return access, selectors.pulka_for_club(access.club, pulka_id)
 
 
 def _urls(pulka: Pulka) -> dict[str, str]:
@@ -129,7 +125,7 @@ def _context(
 
 @require_GET
 def pulka_detail(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
-    access, pulka = _gate(request, club_slug, pulka_id)
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     return render_page(request, PAGE, _context(request, access, pulka), fragment="pulka")
 
 
@@ -157,7 +153,7 @@ def pulka_live(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRespo
 @require_GET
 def pulka_drawing_view(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     """The drawn pulka alone: loaded after a deal is entered, so entry stays fast."""
-    access, pulka = _gate(request, club_slug, pulka_id)
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     if not wants_fragment(request):
         return redirect(pulka.get_absolute_url())
     names = selectors.pulka_names(pulka)
@@ -171,7 +167,7 @@ def pulka_drawing_view(request: HttpRequest, club_slug: str, pulka_id: int) -> H
 @require_GET
 def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     """Re-render the entry form for the choices made so far (htmx), without validating."""
-    access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     if not wants_fragment(request):
         return redirect(pulka.get_absolute_url())
     names = selectors.pulka_names(pulka)
@@ -184,7 +180,7 @@ def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRespon
 
 @require_POST
 def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
-    access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     names = selectors.pulka_names(pulka)
     # The posted form carries its own rotation dealer; the service replays the pulka, so
     # the sheet is computed once per entry, after the deal is saved.
@@ -264,7 +260,7 @@ def _after_change(request, access, pulka, message: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
-    access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     names = selectors.pulka_names(pulka)
     deals = selectors.pulka_deals(pulka)
     deal = _deal_for(pulka, deals, number)
@@ -302,7 +298,7 @@ def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) 
 
 @require_http_methods(["GET", "POST"])
 def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
-    access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     deals = selectors.pulka_deals(pulka)
     deal = _deal_for(pulka, deals, number)
     error = None
@@ -328,7 +324,7 @@ def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int
 
 @require_GET
 def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
-    access, pulka = _gate(request, club_slug, pulka_id)
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     number = request.GET.get("deal", "")
     revisions = selectors.pulka_revisions(pulka, int(number) if number.isdigit() else None)
     context = {
@@ -346,7 +342,7 @@ def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRe
 @require_http_methods(["GET", "POST"])
 def pulka_rules(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     """The pulka's conventions: shown to all, editable by a secretary until the first deal."""
-    access, pulka = _gate(request, club_slug, pulka_id)
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     has_deals = Deal.objects.filter(pulka=pulka).exists()
     editable = access.can_record and not has_deals and pulka.is_running
     if request.method == "POST":
@@ -381,7 +377,7 @@ def pulka_rules(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
 
 
 def _status_change(request, club_slug, pulka_id, service, done: str) -> HttpResponse:
-    access, pulka = _gate(request, club_slug, pulka_id, role=Role.SECRETARY)
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     try:
         service(pulka=pulka, by=request.user)
     except services.ScoringError as exc:
