@@ -125,8 +125,12 @@ def test_secretary_runs_a_table_from_start_to_end(live_server, page, artifacts):
 
     page.set_viewport_size({"width": 1280, "height": 900})
     page.screenshot(path=str(artifacts / "pulka-desktop.png"), full_page=True)
+    form, board = page.locator("#deal-form").bounding_box(), page.locator("#board").bounding_box()
+    assert form["x"] > board["x"] + board["width"] / 2  # side by side: the form on the right
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(artifacts / "pulka-phone.png"), full_page=True)
+    form, board = page.locator("#deal-form").bounding_box(), page.locator("#board").bounding_box()
+    assert form["y"] + form["height"] <= board["y"]  # stacked: the form first, for the secretary
     page.set_viewport_size({"width": 1280, "height": 900})
 
     # End the pulka early: settled as unfinished.
