@@ -8,6 +8,10 @@ test client, as htmx does: POST with ``HX-Request: true``, answered by the deal-
 fragment. Every POST is timed and its queries counted. For scale, a bare Django view that
 renders a small template is timed through the same client, middleware and login.
 
+The entry's work that needs no query (binding and validating the form, the replay, building
+and rendering the answer) is also timed alone, with every row already in memory: the ratio
+it prints is the floor that remains even if every query were free.
+
 Budget: ``ratio`` (entry median / bare view median) <= 3, and ``queries_first ==
 queries_last`` (the queries of a POST do not grow with the deals already entered).
 ``--profile`` also records 60 more deals at a second table under cProfile and prints the top
@@ -232,6 +236,54 @@ def print_breakdown(stats: pstats.Stats, posts: int) -> None:
         )
 
 
+def time_without_database(pulka: Pulka) -> tuple[float, int]:
+    """The entry's work that needs no query, timed alone: its floor if every query were free.
+
+    For deal 31 of `pulka` (the median deal of a run): bind and validate the posted DealForm,
+    replay the 31 deals through the engine, and build and render the htmx answer (a fresh
+    form, the sheet and the log line) with every row it shows already in memory. Returns the
+    median milliseconds and the queries this made (it must be 0).
+    """
+    from django.test import RequestFactory
+
+    from scoring.access import get_pulka_for_user
+    from scoring.forms import DealForm
+    from scoring.views import _deal_created, _urls
+
+    user = get_user_model().objects.get(username="secretary")
+    request = RequestFactory().post("/", HTTP_HX_REQUEST="true")
+    request.user = user
+    access, pulka = get_pulka_for_user(request, pulka.session.club.slug, pulka.pk)
+    names = selectors.pulka_names(pulka)
+    stored = selectors.pulka_deals(pulka)[: DEALS // 2 + 1]
+    rules = pulka.engine_rules()
+    deals = [deal.to_engine(names) for deal in stored]
+    sheet = engine.compute_sheet(rules, names, deals, first_dealer=names[pulka.first_dealer])
+    last = stored[-1]
+    rotation = names.index(sheet.snapshots[-1].dealer)
+    post = form_data(last.to_pulka_dict(names), names, rotation)
+    refresh_url = _urls(pulka)["form"]
+
+    def entry_work() -> None:
+        form = DealForm(
+            post, names=names, rules=rules, rotation_dealer=rotation, refresh_url=refresh_url
+        )
+        if not form.is_valid():
+            sys.exit(f"floor: the form refused deal {last.number}: {form.errors.as_text()}")
+        replayed = engine.compute_sheet(rules, names, deals, first_dealer=names[pulka.first_dealer])
+        _deal_created(request, access, pulka, names, last, replayed)
+
+    for _ in range(BARE_WARMUP):
+        entry_work()
+    times = []
+    with CaptureQueriesContext(connection) as captured:
+        for _ in range(BARE_REPEAT):
+            t0 = time.perf_counter()
+            entry_work()
+            times.append(time.perf_counter() - t0)
+    return ms(statistics.median(times)), len(captured)
+
+
 def time_bare_view(client: Client, url: str) -> tuple[list[float], list[int]]:
     for _ in range(BARE_WARMUP):
         client.get(url, secure=True)
@@ -270,6 +322,7 @@ def main(argv: list[str]) -> None:
     times, queries = post_deals(client, pulka, seed=20240601)
     bare_times, bare_queries = time_bare_view(client, "/bench-bare/")
     floor_times, floor_queries = time_bare_view(client, "/bench-bare-no-user/")
+    no_db, no_db_queries = time_without_database(pulka)
 
     entry = ms(statistics.median(times))
     bare = ms(statistics.median(bare_times))
@@ -288,6 +341,12 @@ def main(argv: list[str]) -> None:
     print(
         f"  without the user: median {ms(statistics.median(floor_times)):.3f} ms, "
         f"{floor_queries[0]} queries"
+    )
+
+    print(
+        f"entry work without the database (form, replay, answer): median {no_db:.3f} ms, "
+        f"{no_db_queries} queries; with every query free, the ratio would still be "
+        f"{(bare + no_db) / bare:.2f}"
     )
 
     if profiling:
