@@ -434,6 +434,13 @@ _NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
 def _validated_document(document: dict[str, Any]) -> tuple[engine.Pulka, engine.Sheet]:
     try:
         parsed = engine.parse_pulka(document)
+    except engine.PulkaError as exc:
+        # The format's own words (keys, values) stay as the file and the spec spell them.
+        message = _("This file is not a pulka in the pulka/1 format: %(problem)s") % {
+            "problem": engine_message(exc)
+        }
+        raise ScoringError(message, deal_number=exc.deal_number) from exc
+    try:
         sheet = engine.compute_sheet(
             parsed.rules, parsed.players, parsed.deals, first_dealer=parsed.first_dealer
         )

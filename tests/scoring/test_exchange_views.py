@@ -275,3 +275,24 @@ def test_a_post_without_a_file_asks_for_one(as_persona, session_a):
     assert response.status_code == 200
     assert "This field is required." in response.content.decode()
     assert not Pulka.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "lead"),
+    [
+        ("en", "This file is not a pulka in the pulka/1 format: unknown key 'colour'"),
+        ("uk", "Цей файл не є пулькою у форматі pulka/1: unknown key 'colour'"),
+        ("ru", "Этот файл не является пулькой в формате pulka/1: unknown key 'colour'"),
+    ],
+)
+def test_a_file_in_another_format_is_refused_in_the_secretarys_language(
+    as_persona, session_a, language, lead
+):
+    content = json.dumps({**load(GOOD[0]), "colour": "red"}).encode()
+
+    response = as_persona("secretary").post(
+        import_url(session_a), upload(content), headers={**HTMX, "accept-language": language}
+    )
+
+    assert " ".join(alert_text(response).split()) == lead
+    assert not Pulka.objects.exists()
