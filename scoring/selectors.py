@@ -54,7 +54,7 @@ def pulka_names(pulka: Pulka) -> list[str]:
 
     From the prefetched seats of a list of tables, else in one small query.
     """
-    names = pulka.__dict__.get("seat_names")
+    names = getattr(pulka, "seat_names", None)
     if names is None:
         if "seats" in getattr(pulka, "_prefetched_objects_cache", {}):
             names = [seat.player.name for seat in pulka.seats.all()]

@@ -6,6 +6,7 @@ On a public club an anonymous visitor reads, and is sent to log in for anything 
 """
 
 import pytest
+from django.urls import reverse
 
 from scoring.models import Deal
 from tests.conftest import HTMX, make_pulka, make_session, record
@@ -153,3 +154,40 @@ def test_new_table_view_permissions(as_persona, session_a, persona, htmx):
         html = response.content.decode()
         assert 'id="new-table"' in html
         assert ("<html" in html) is not htmx
+
+
+# The pulka gate reads the club, the role and the pulka at once: the club's verdict comes
+# first, and a pulka is found only under its own club's address.
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_pulka_of_another_club_is_404_under_this_clubs_address(as_persona, club_a, club_b, htmx):
+    elsewhere = make_pulka(make_session(club_b))
+    url = reverse("scoring:pulka-detail", args=[club_a.slug, elsewhere.pk])
+
+    response = as_persona("secretary").get(url, headers=HTMX if htmx else {})
+
+    assert response.status_code == 404
+    assert "Anna" not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("persona", "status"),
+    [("anonymous", 404), ("outsider", 404), ("player", 403), ("secretary", 404)],
+)
+def test_a_missing_pulka_gets_the_clubs_own_verdict_first(as_persona, club_a, persona, status):
+    url = reverse("scoring:deal-create", args=[club_a.slug, 999_999])
+
+    response = as_persona(persona).post(url, {"kind": "raspasy"})
+
+    assert response.status_code == status
+    assert not Deal.objects.exists()
+
+
+def test_a_missing_pulka_of_a_public_club_sends_the_anonymous_writer_to_log_in(client, public_club):
+    url = reverse("scoring:deal-create", args=[public_club.slug, 999_999])
+
+    response = client.post(url, {"kind": "raspasy"})
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
