@@ -77,6 +77,4 @@ def club_access(
             raise LoginRequired
         if member_role is None or ROLE_RANK[member_role] < ROLE_RANK[role]:
             raise PermissionDenied
-    access = ClubAccess(club=club, role=member_role)
-    request.club_access = access
-    return access
+    return ClubAccess(club=club, role=member_role)

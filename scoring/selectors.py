@@ -28,8 +28,9 @@ def _pulkas() -> QuerySet[Pulka]:
 
 
 def pulka_for_club(club: Club, pulka_id: int) -> Pulka:
-    """The pulka with its seats, scoped to the club (another club's pulka is a 404)."""
-    return get_object_or_404(_pulkas(), pk=pulka_id, session__club=club)
+    """The pulka, scoped to the club (another club's pulka is a 404)."""
+    pulkas = Pulka.objects.select_related("session__club")
+    return get_object_or_404(pulkas, pk=pulka_id, session__club=club)
 
 
 def pulka_with_role(user, club_slug: str, pulka_id: int) -> Pulka | None:
