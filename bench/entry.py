@@ -3,7 +3,7 @@
 Run from the repository root:  python bench/entry.py [--profile]
 
 On a fresh in-memory SQLite database, with DEBUG off, a secretary records 60 realistic deals
-(club.demo's generator, checked by the engine first) at one 4-player table through Django's
+(competition.demo's generator, checked by the engine first) at one 4-player table through Django's
 test client, as htmx does: POST with ``HX-Request: true``, answered by the deal-created
 fragment. Every POST is timed and its queries counted. For scale, a bare Django view that
 renders a small template is timed through the same client, middleware and login.
@@ -59,10 +59,14 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
 from django.urls import include, path, reverse  # noqa: E402
 
-from club.demo import next_valid_deal  # noqa: E402
-from club.models import Club, Membership, Player, Role, Session  # noqa: E402
+from club.models import Club, Membership, Player, Role  # noqa: E402
+from competition.demo import next_valid_deal  # noqa: E402
 from scoring import engine, selectors, services  # noqa: E402
-from scoring.models import Deal, Pulka  # noqa: E402
+from scoring.models import (  # noqa: E402
+    Deal,
+    Evening,  # noqa: E402
+    Pulka,
+)
 
 DEALS = 60
 BARE_WARMUP = 50
@@ -125,24 +129,24 @@ def form_data(data: dict, names: list[str], rotation_dealer: int) -> dict[str, s
     return post
 
 
-def setup() -> tuple[Client, Session, list[Player]]:
+def setup() -> tuple[Client, Evening, list[Player]]:
     user = get_user_model().objects.create_user(username="secretary")
     club = Club.objects.create(name="Сочинка", slug="sochi", city="Київ")
     Membership.objects.create(club=club, user=user, role=Role.SECRETARY)
     players = [Player.objects.create(club=club, name=name) for name in NAMES]
-    session = Session.objects.create(club=club, venue="Bench room", created_by=user)
+    evening = Evening.objects.create(club=club, venue="Bench room", created_by=user)
     # SERVER_NAME: the client's default "testserver" is not in ALLOWED_HOSTS outside tests.
     client = Client(SERVER_NAME="localhost")
     client.force_login(user)
-    return client, session, players
+    return client, evening, players
 
 
-def new_pulka(session: Session, players: list[Player]) -> Pulka:
+def new_pulka(evening: Evening, players: list[Player]) -> Pulka:
     return services.pulka_create(
-        session=session,
+        evening=evening,
         players=players,
         first_dealer=players[0],
-        rules={**session.club.default_rules(), "pool_target": 200},
+        rules={**evening.club.default_rules(), "pool_target": 200},
         created_by=None,
     )
 
@@ -154,7 +158,7 @@ def post_deals(
     names = selectors.pulka_names(pulka)
     rules = pulka.engine_rules()
     first_dealer = names[pulka.first_dealer]
-    url = reverse("scoring:deal-create", args=[pulka.session.club.slug, pulka.pk])
+    url = reverse("scoring:deal-create", args=[pulka.evening.club.slug, pulka.pk])
     rng = random.Random(seed)
     generated: list[dict] = []
     deals: list[engine.Deal] = []
@@ -253,7 +257,7 @@ def time_without_database(pulka: Pulka) -> tuple[float, int]:
     user = get_user_model().objects.get(username="secretary")
     request = RequestFactory().post("/", HTTP_HX_REQUEST="true")
     request.user = user
-    access, pulka = get_pulka_for_user(request, pulka.session.club.slug, pulka.pk)
+    access, pulka = get_pulka_for_user(request, pulka.evening.club.slug, pulka.pk)
     names = selectors.pulka_names(pulka)
     stored = selectors.pulka_deals(pulka)[: DEALS // 2 + 1]
     rules = pulka.engine_rules()
@@ -316,9 +320,9 @@ def main(argv: list[str]) -> None:
     if settings.DEBUG:
         sys.exit("DEBUG must be off for the benchmark")
     call_command("migrate", verbosity=0)
-    client, session, players = setup()
+    client, evening, players = setup()
 
-    pulka = new_pulka(session, players)
+    pulka = new_pulka(evening, players)
     times, queries = post_deals(client, pulka, seed=20240601)
     bare_times, bare_queries = time_bare_view(client, "/bench-bare/")
     floor_times, floor_queries = time_bare_view(client, "/bench-bare-no-user/")
@@ -351,7 +355,7 @@ def main(argv: list[str]) -> None:
 
     if profiling:
         profile = cProfile.Profile()
-        post_deals(client, new_pulka(session, players), seed=7, profile=profile)
+        post_deals(client, new_pulka(evening, players), seed=7, profile=profile)
         print(f"\nprofile of {DEALS} more POSTs at a second table, by cumulative time:")
         stats = pstats.Stats(profile, stream=sys.stdout)
         stats.sort_stats("cumulative").print_stats(30)

@@ -5,17 +5,17 @@ Run from the repository root:  python bench/league.py [--profile] [--keep]
 It needs PostgreSQL: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/pulka_bench)
 names a database that the bench drops and creates afresh (and drops again at the end),
 migrates, and fills through a bulk path: 1,000 players and 50,000 finished pulkas (3 or 4 at
-the table) over 2,000 evenings, with the rows the services would leave behind: Session,
+the table) over 2,000 evenings, with the rows the services would leave behind: Evening,
 Pulka, Seat, and the caches PulkaResultCache (zero-sum results, places from the results,
 ties sharing) and PairResultCache (net(i, j) = (r_i - r_j) / n: antisymmetric, and each
 player's nets add up to his result). No deals are stored: the league pages never replay.
 
-Then it times `scoring.ratings.ratings_update(club=club)` (the full rebuild of the ratings),
+Then it times `competition.ratings.ratings_update(club=club)` (the full rebuild of the ratings),
 and the ranking page of the all-time league (a member reads it through Django's test
 client, DEBUG off) against a bare view that renders a small template through the same
 client, middleware and login, the two taken in turns; it counts the queries of the league
 page for a league of 10 players and one of 1,000. The ranking is aggregated once per change
-to the caches (club.league), so it also prints, unbudgeted, the first page after a change,
+to the caches (competition.league), so it also prints, unbudgeted, the first page after a change,
 the other rules, a sorted page and the CSV export. ``--profile`` prints the queries of one
 page and where its time goes; ``--keep`` leaves the database for a look at query plans.
 
@@ -72,10 +72,10 @@ from django.test.utils import CaptureQueriesContext, override_settings  # noqa: 
 from django.urls import include, path, reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from club import league as leagues  # noqa: E402
-from club.models import Club, League, Membership, Player, Role  # noqa: E402
-from scoring import ratings  # noqa: E402
-from scoring.models import RatingSnapshot  # noqa: E402
+from club.models import Club, Membership, Player, Role  # noqa: E402
+from competition import league as leagues  # noqa: E402
+from competition import ratings  # noqa: E402
+from competition.models import League, RatingSnapshot  # noqa: E402
 
 PLAYERS = 1_000
 PULKAS = 50_000
@@ -174,15 +174,15 @@ def generate(
     rng = random.Random(seed)
     now = timezone.now()
     rules = {**club.default_rules(), "pool_target": 20}
-    sessions, pulka_rows, seats, results, pairs = [], [], [], [], []
+    evenings, pulka_rows, seats, results, pairs = [], [], [], [], []
     per_evening = max(1, pulkas // evenings)
     made = 0
     for evening in range(evenings):
         if made >= pulkas:
             break
-        session_id = ids.take("club_session")
+        evening_id = ids.take("club_session")
         date = FIRST_EVENING + datetime.timedelta(days=evening)
-        sessions.append((session_id, club.pk, date, "Bench room", "", now))
+        evenings.append((evening_id, club.pk, date, "Bench room", "", now))
         tables = min(per_evening, pulkas - made)
         if evening == evenings - 1:
             tables = pulkas - made
@@ -194,7 +194,7 @@ def generate(
                 seated = rng.sample(players, n)
             at_table, seated = seated[:n], seated[n:]
             pulka_id = ids.take("scoring_pulka")
-            pulka_rows.append((pulka_id, session_id, table, rules, 0, "finished", 1, now, now))
+            pulka_rows.append((pulka_id, evening_id, table, rules, 0, "finished", 1, now, now))
             scores = [round(rng.gauss(0, 90)) for _ in range(n - 1)]
             scores.append(-sum(scores))
             ranks = places(scores)
@@ -233,7 +233,7 @@ def generate(
                             )
                         )
             made += 1
-    copy_rows("club_session", ("id", "club_id", "date", "venue", "notes", "created_at"), sessions)
+    copy_rows("club_session", ("id", "club_id", "date", "venue", "notes", "created_at"), evenings)
     copy_rows(
         "scoring_pulka",
         (
@@ -403,7 +403,7 @@ def run(started: float) -> None:
         print(f"rule {rule}: {statistics.median(times) * 1e3:.2f} ms median (not budgeted)")
     (sorted_times,) = timed_gets(client, (url + "?sort=-average&page=3", b'id="ranking"'))
     print(f"sorted by average, page 3: {statistics.median(sorted_times) * 1e3:.2f} ms median")
-    export_url = reverse("club:league-export", args=[big.slug, league.pk, "csv"])
+    export_url = reverse("competition:league-export", args=[big.slug, league.pk, "csv"])
     t0 = time.perf_counter()
     export = client.get(export_url, secure=True)
     assert export.status_code == 200

@@ -1,7 +1,7 @@
 """The one tenant gate: every club-scoped view starts here.
 
 A public club can be read by anyone; a private club only by its members (others get 404, as
-if it did not exist). Writing needs a role: a player reads, a secretary runs sessions, tables
+if it did not exist). Writing needs a role: a player reads, a secretary runs evenings, tables
 and deals, the owner also manages the club and its members.
 """
 
@@ -33,6 +33,10 @@ class ClubAccess:
     @property
     def can_manage(self) -> bool:
         return self.role == Role.OWNER
+
+    @property
+    def role_label(self) -> str:
+        return Role(self.role).label if self.role else ""
 
 
 def member_role(user) -> RawSQL | Value:

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from club.models import Club, Membership, Player, Session
+from club.models import Club, Membership, Player
 
 
 class MembershipInline(admin.TabularInline):
@@ -34,13 +34,3 @@ class PlayerAdmin(admin.ModelAdmin):
     list_select_related = ["club", "user"]
     search_fields = ["name", "club__name", "user__username"]
     autocomplete_fields = ["club", "user"]
-
-
-@admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
-    list_display = ["date", "club", "venue", "created_by"]
-    list_select_related = ["club", "created_by"]
-    search_fields = ["club__name", "venue"]
-    date_hierarchy = "date"
-    autocomplete_fields = ["club"]
-    readonly_fields = ["created_by", "created_at"]

@@ -8,7 +8,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from club import selectors
-from club.models import Club, Player, Role, Session
+from club.models import Club, Player, Role
 
 SLUG_MAX = Club._meta.get_field("slug").max_length
 
@@ -147,13 +147,3 @@ class PlayerEditForm(forms.Form):
                 _("There is no user called %(username)s."), params={"username": username}
             )
         return user
-
-
-class SessionForm(forms.ModelForm):
-    class Meta:
-        model = Session
-        fields = ["date", "venue", "notes"]
-        widgets = {
-            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "notes": forms.Textarea(attrs={"rows": 3}),
-        }

@@ -1,4 +1,7 @@
-"""Clubs, their members and roles, the roster of players, and club evenings (sessions)."""
+"""Clubs, their members and roles, and the roster of players.
+
+The lowest layer of the house: club imports neither scoring nor competition.
+"""
 
 from django.conf import settings
 from django.db import models
@@ -34,7 +37,7 @@ class Club(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("club:detail", args=[self.slug])
+        return reverse("scoring:club-detail", args=[self.slug])
 
     def default_rules(self) -> dict:
         return {**self.rules, "pool_target": self.pool_target}
@@ -99,81 +102,3 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-class Session(models.Model):
-    """A club evening: one or more tables (pulkas) played on one date."""
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
-    date = models.DateField(_("date"), default=timezone.localdate)
-    venue = models.CharField(_("venue"), max_length=120, blank=True)
-    notes = models.TextField(_("notes"), blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
-
-    class Meta:
-        ordering = ["-date", "-id"]
-        verbose_name = _("session")
-        verbose_name_plural = _("sessions")
-        indexes = [models.Index(fields=["club", "-date"], name="club_session_by_date")]
-
-    def __str__(self) -> str:
-        return f"{self.club} {self.date:%Y-%m-%d}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("club:session-detail", args=[self.club.slug, self.pk])
-
-
-class CountingRule(models.TextChoices):
-    SUM = "sum", _("the sum of whists")
-    AVERAGE = "average", _("the average per pulka")
-    BEST = "best", _("the best pulkas")
-
-
-class League(models.Model):
-    """A season of a club: which finished pulkas count, and how."""
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
-    name = models.CharField(_("name"), max_length=120)
-    start = models.DateField(_("first evening"))
-    end = models.DateField(_("last evening"))
-    rule = models.CharField(
-        _("counting rule"), max_length=8, choices=CountingRule.choices, default=CountingRule.SUM
-    )
-    best_count = models.PositiveSmallIntegerField(
-        _("best pulkas counted"), null=True, blank=True, help_text=_("For the best pulkas rule.")
-    )
-    cap = models.PositiveIntegerField(
-        _("cap"),
-        null=True,
-        blank=True,
-        help_text=_("Whists of one pulka beyond this count at half (either way). Empty: no cap."),
-    )
-    min_pulkas = models.PositiveSmallIntegerField(_("pulkas needed to be ranked"), default=1)
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
-
-    class Meta:
-        ordering = ["-start", "name"]
-        verbose_name = _("league")
-        verbose_name_plural = _("leagues")
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(end__gte=models.F("start")), name="club_league_ends_after_start"
-            ),
-            models.CheckConstraint(
-                condition=models.Q(cap__isnull=True) | models.Q(cap__gte=1),
-                name="club_league_cap_positive",
-            ),
-            models.CheckConstraint(
-                condition=~models.Q(rule="best") | models.Q(best_count__gte=1),
-                name="club_league_best_count",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("club:league-detail", args=[self.club.slug, self.pk])

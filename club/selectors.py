@@ -1,12 +1,12 @@
-"""Reads: clubs a visitor can see, a club's members, roster and evenings."""
+"""Reads: clubs a visitor can see, a club's members and its roster."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 
-from club.models import Club, Membership, Player, Session
+from club.models import Club, Membership, Player
 
 
 def public_clubs() -> QuerySet[Club]:
@@ -30,15 +30,6 @@ def club_roster(club: Club, *, active_only: bool = True) -> QuerySet[Player]:
     if active_only:
         players = players.filter(is_active=True)
     return players.order_by("-is_active", "name")
-
-
-def club_sessions(club: Club) -> QuerySet[Session]:
-    """The club's evenings, newest first, each with its number of tables (`table_count`)."""
-    return (
-        Session.objects.filter(club=club)
-        .annotate(table_count=Count("pulkas"))
-        .order_by("-date", "-id")
-    )
 
 
 def user_by_username(username: str) -> AbstractBaseUser | None:

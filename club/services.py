@@ -1,4 +1,4 @@
-"""Writes: clubs, their members and roles, the roster, and club evenings.
+"""Writes: clubs, their members and roles, and the roster.
 
 Every function takes keyword arguments only, runs in one transaction and raises ClubError
 with a message the user can read; nothing is saved when it does.
@@ -6,23 +6,16 @@ with a message the user can read; nothing is saved when it does.
 
 from __future__ import annotations
 
-import datetime
-
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from club.models import Club, Membership, Player, Role, Session
-from scoring import engine
+from club.errors import ServiceError
+from club.models import Club, Membership, Player, Role
 
 
-class ClubError(Exception):
-    """A change the club's rules do not allow; `field` names the form field it is about."""
-
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
+class ClubError(ServiceError):
+    """A change to a club, its members or roster that the club's rules do not allow."""
 
 
 def _lock_club(club: Club) -> Club:
@@ -53,23 +46,13 @@ def club_create(
 
 
 @transaction.atomic
-def club_update(*, club: Club, name: str, city: str, is_public: bool, rules: dict) -> Club:
-    """Change the club's name, city, visibility and default conventions.
-
-    `rules` holds every convention including pool_target, which is kept in its own column;
-    new tables copy club.default_rules().
-    """
-    try:
-        resolved = engine.rules_to_dict(engine.rules_from_dict(rules))
-    except engine.PulkaError as exc:
-        raise ClubError(exc.problem) from exc
+def club_update(*, club: Club, name: str, city: str, is_public: bool) -> Club:
+    """Change the club's name, city and visibility (its conventions: scoring.services)."""
     club = Club.objects.select_for_update().get(pk=club.pk)
-    club.pool_target = resolved.pop("pool_target")
-    club.rules = resolved
     club.name = name
     club.city = city
     club.is_public = is_public
-    club.save(update_fields=["name", "city", "is_public", "pool_target", "rules"])
+    club.save(update_fields=["name", "city", "is_public"])
     return club
 
 
@@ -179,33 +162,3 @@ def player_update(
     player.is_active = is_active
     player.save(update_fields=["name", "user", "is_active"])
     return player
-
-
-# Evenings
-
-
-@transaction.atomic
-def session_create(
-    *,
-    club: Club,
-    date: datetime.date,
-    venue: str,
-    notes: str,
-    created_by: AbstractBaseUser | None,
-) -> Session:
-    return Session.objects.create(
-        club=club, date=date, venue=venue.strip(), notes=notes.strip(), created_by=created_by
-    )
-
-
-@transaction.atomic
-def session_update(*, session: Session, date: datetime.date, venue: str, notes: str) -> Session:
-    from scoring.services import session_redated
-
-    old_date = session.date
-    session.date = date
-    session.venue = venue.strip()
-    session.notes = notes.strip()
-    session.save(update_fields=["date", "venue", "notes"])
-    session_redated(session=session, old_date=old_date)
-    return session

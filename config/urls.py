@@ -12,4 +12,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("club.urls")),
     path("", include("scoring.urls")),
+    path("", include("competition.urls")),
 ]

@@ -1,6 +1,16 @@
 from django.contrib import admin
 
-from scoring.models import Deal, DealRevision, Pulka, PulkaResultCache, Seat
+from scoring.models import Deal, DealRevision, Evening, Pulka, PulkaResultCache, Seat
+
+
+@admin.register(Evening)
+class SessionAdmin(admin.ModelAdmin):
+    list_display = ["date", "club", "venue", "created_by"]
+    list_select_related = ["club", "created_by"]
+    search_fields = ["club__name", "venue"]
+    date_hierarchy = "date"
+    autocomplete_fields = ["club"]
+    readonly_fields = ["created_by", "created_at"]
 
 
 class SeatInline(admin.TabularInline):
@@ -23,9 +33,9 @@ class DealInline(admin.TabularInline):
 
 @admin.register(Pulka)
 class PulkaAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "session", "status", "created_at", "finished_at"]
-    list_filter = ["status", "session__club"]
-    search_fields = ["session__club__name", "seats__player__name"]
+    list_display = ["__str__", "evening", "status", "created_at", "finished_at"]
+    list_filter = ["status", "evening__club"]
+    search_fields = ["evening__club__name", "seats__player__name"]
     readonly_fields = ["version", "created_at", "finished_at", "rules"]
     inlines = [SeatInline, DealInline]
 

@@ -4,7 +4,7 @@ Export: `pulka_document` is a stored pulka as a pulka/1 document (every rules ke
 the first dealer explicit, dealer overrides kept) and `sheet_document` its replayed sheet as
 pulka-sheet/1 with each deal's entries. Import: `read_upload` turns an uploaded file into a
 document (or a message saying why not); scoring.services.pulka_import stores it as a new
-table of a session, all or nothing.
+table of a evening, all or nothing.
 """
 
 from __future__ import annotations

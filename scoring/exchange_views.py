@@ -28,8 +28,8 @@ from scoring.services import ScoringError
 
 
 def _filename(pulka: Pulka, suffix: str = "") -> str:
-    session = pulka.session
-    return f"pulka-{session.club.slug}-{session.date:%Y-%m-%d}-table-{pulka.table}{suffix}.json"
+    evening = pulka.evening
+    return f"pulka-{evening.club.slug}-{evening.date:%Y-%m-%d}-table-{pulka.table}{suffix}.json"
 
 
 def _json_download(document: dict[str, Any], filename: str) -> HttpResponse:
@@ -52,9 +52,9 @@ def sheet_export(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRes
 
 
 @require_http_methods(["GET", "POST"])
-def pulka_import(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
+def pulka_import(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
-    session = selectors.session_for_club(access.club, session_id)
+    evening = selectors.evening_for_club(access.club, evening_id)
     if request.method == "POST":
         form = PulkaImportForm(request.POST, request.FILES)
     else:
@@ -63,7 +63,7 @@ def pulka_import(request: HttpRequest, club_slug: str, session_id: int) -> HttpR
         try:
             document = exchange.read_upload(form.cleaned_data["file"])
             pulka = services.pulka_import(
-                session=session, document=document, imported_by=request.user
+                evening=evening, document=document, imported_by=request.user
             )
         except ScoringError as exc:
             form.add_error(None, exc.message)
@@ -75,5 +75,5 @@ def pulka_import(request: HttpRequest, club_slug: str, session_id: int) -> HttpR
             if wants_fragment(request):
                 return HttpResponseClientRedirect(pulka.get_absolute_url())
             return redirect(pulka.get_absolute_url())
-    context = {"club": access.club, "access": access, "session": session, "import_form": form}
+    context = {"club": access.club, "access": access, "evening": evening, "import_form": form}
     return render_page(request, "scoring/pulka_import.html", context, fragment="import")

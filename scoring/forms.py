@@ -1,4 +1,4 @@
-"""Forms: the conventions of a pulka or a club, a new table, and the deal-entry form."""
+"""Forms: an evening, the conventions of a pulka or a club, a new table, and deal entry."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
+from scoring.models import Evening
 
 # Labels for every engine option value, in the players' words.
 OPTION_CHOICES: dict[str, list[tuple[str, str]]] = {
@@ -49,6 +50,16 @@ OPTION_CHOICES: dict[str, list[tuple[str, str]]] = {
         ("own", _("his own share's shortfall")),
     ],
 }
+
+
+class EveningForm(forms.ModelForm):
+    class Meta:
+        model = Evening
+        fields = ["date", "venue", "notes"]
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "notes": forms.Textarea(attrs={"rows": 3}),
+        }
 
 
 def _choice(key: str, label: str, help_text: str = "") -> forms.ChoiceField:

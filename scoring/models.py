@@ -1,4 +1,4 @@
-"""Pulkas, their seats, the deals entered and every change to them.
+"""Evenings, pulkas, their seats, the deals entered and every change to them.
 
 The sheet is never stored as the truth: scoring.selectors.pulka_sheet() replays the deals
 through scoring.engine on every read. PulkaResultCache is a cache of finished pulkas'
@@ -13,8 +13,35 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from club.models import Club, Player, Session
+from club.models import Club, Player
 from scoring import engine
+
+
+class Evening(models.Model):
+    """A club evening: one or more tables (pulkas) played on one date."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="evenings")
+    date = models.DateField(_("date"), default=timezone.localdate)
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        # The table of club.Evening, which this model was until the one-way house.
+        db_table = "club_session"
+        ordering = ["-date", "-id"]
+        verbose_name = _("evening")
+        verbose_name_plural = _("evenings")
+        indexes = [models.Index(fields=["club", "-date"], name="club_session_by_date")]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date:%Y-%m-%d}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:evening-detail", args=[self.club.slug, self.pk])
 
 
 class PulkaStatus(models.TextChoices):
@@ -24,9 +51,11 @@ class PulkaStatus(models.TextChoices):
 
 
 class Pulka(models.Model):
-    """One table of a session: 3 or 4 players in clockwise seat order, and their deals."""
+    """One table of an evening: 3 or 4 players in clockwise seat order, and their deals."""
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="pulkas")
+    evening = models.ForeignKey(
+        Evening, on_delete=models.CASCADE, related_name="pulkas", db_column="session_id"
+    )
     table = models.PositiveSmallIntegerField(_("table"))
     # A snapshot of the conventions (every engine rules key), editable until the first deal.
     rules = models.JSONField(_("conventions"))
@@ -44,11 +73,11 @@ class Pulka(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["session", "table"]
+        ordering = ["evening", "table"]
         verbose_name = _("pulka")
         verbose_name_plural = _("pulkas")
         constraints = [
-            models.UniqueConstraint(fields=["session", "table"], name="scoring_pulka_unique_table"),
+            models.UniqueConstraint(fields=["evening", "table"], name="scoring_pulka_unique_table"),
             models.CheckConstraint(
                 condition=models.Q(first_dealer__lte=3), name="scoring_pulka_first_dealer_seat"
             ),
@@ -58,7 +87,7 @@ class Pulka(models.Model):
         return _("Table %(table)s") % {"table": self.table}
 
     def get_absolute_url(self) -> str:
-        return reverse("scoring:pulka-detail", args=[self.session.club.slug, self.pk])
+        return reverse("scoring:pulka-detail", args=[self.evening.club.slug, self.pk])
 
     @property
     def is_running(self) -> bool:
@@ -239,7 +268,7 @@ class PulkaResultCache(models.Model):
 
     Rebuilt by scoring.services whenever a pulka finishes, reopens, is abandoned or has a
     deal corrected (and by the import). League pages and ratings read it instead of
-    replaying pulkas. `club` and `date` repeat the session's for the league queries.
+    replaying pulkas. `club` and `date` repeat the evening's for the league queries.
     """
 
     pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="result_cache")
@@ -294,36 +323,3 @@ class PairResultCache(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pulka_id} {self.player_id}>{self.opponent_id}: {self.net}"
-
-
-class RatingSnapshot(models.Model):
-    """CACHE: a player's rating after one finished pulka (scoring.ratings replays them).
-
-    Rebuilt from the changed pulka's date on whenever a result cache changes, or in full by
-    `manage.py rebuild_ratings`; `seq` orders the club's finished pulkas.
-    """
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="ratings")
-    date = models.DateField()
-    seq = models.PositiveIntegerField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    rating = models.FloatField()  # what the pages show: a conservative estimate
-    delta = models.FloatField()  # the change this pulka made to `rating`
-
-    class Meta:
-        ordering = ["club", "seq"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["pulka", "player"], name="scoring_ratingsnapshot_unique_player"
-            ),
-        ]
-        indexes = [
-            models.Index(fields=["player", "seq"], name="scoring_rating_player_seq"),
-            models.Index(fields=["club", "date"], name="scoring_rating_club_date"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player_id} after {self.pulka_id}: {self.rating:.1f}"

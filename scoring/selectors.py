@@ -1,4 +1,4 @@
-"""Reads: pulkas of a club, their sheets (always replayed from the deals), sessions."""
+"""Reads: pulkas of a club, their sheets (always replayed from the deals), evenings."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 
 from club.access import member_role
-from club.models import Club, Session
+from club.models import Club
 from scoring import engine
 from scoring.models import (
     ENGINE_FIELDS,
     Deal,
     DealRevision,
+    Evening,
     Pulka,
     PulkaStatus,
     Seat,
@@ -22,15 +23,15 @@ from scoring.models import (
 
 
 def _pulkas() -> QuerySet[Pulka]:
-    return Pulka.objects.select_related("session", "session__club").prefetch_related(
+    return Pulka.objects.select_related("evening", "evening__club").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
     )
 
 
 def pulka_for_club(club: Club, pulka_id: int) -> Pulka:
     """The pulka, scoped to the club (another club's pulka is a 404)."""
-    pulkas = Pulka.objects.select_related("session__club")
-    return get_object_or_404(pulkas, pk=pulka_id, session__club=club)
+    pulkas = Pulka.objects.select_related("evening__club")
+    return get_object_or_404(pulkas, pk=pulka_id, evening__club=club)
 
 
 def pulka_with_role(user, club_slug: str, pulka_id: int) -> Pulka | None:
@@ -40,8 +41,8 @@ def pulka_with_role(user, club_slug: str, pulka_id: int) -> Pulka | None:
     there); the names at the table come with the first `pulka_names`.
     """
     pulkas = (
-        Pulka.objects.select_related("session__club")
-        .filter(pk=pulka_id, session__club__slug=club_slug)
+        Pulka.objects.select_related("evening__club")
+        .filter(pk=pulka_id, evening__club__slug=club_slug)
         .annotate(member_role=member_role(user))
     )
     try:
@@ -141,21 +142,21 @@ def _tables(pulkas: QuerySet[Pulka]) -> list[Table]:
     return tables
 
 
-def session_tables(session: Session) -> list[Table]:
-    return _tables(_pulkas().filter(session=session).order_by("table"))
+def evening_tables(evening: Evening) -> list[Table]:
+    return _tables(_pulkas().filter(evening=evening).order_by("table"))
 
 
 def running_tables_for_club(club: Club) -> list[Table]:
     return _tables(
         _pulkas()
-        .filter(session__club=club, status=PulkaStatus.RUNNING)
-        .order_by("-session__date", "table")
+        .filter(evening__club=club, status=PulkaStatus.RUNNING)
+        .order_by("-evening__date", "table")
     )
 
 
-def session_live_token(session: Session) -> str:
-    """Changes whenever a table of the session is opened or changed (one small query)."""
-    totals = Pulka.objects.filter(session=session).aggregate(tables=Count("id"), sum=Sum("version"))
+def evening_live_token(evening: Evening) -> str:
+    """Changes whenever a table of the evening is opened or changed (one small query)."""
+    totals = Pulka.objects.filter(evening=evening).aggregate(tables=Count("id"), sum=Sum("version"))
     return f"{totals['tables']}-{totals['sum'] or 0}"
 
 
@@ -165,7 +166,7 @@ def club_live_token(club: Club) -> str:
     Versions only grow and tables are never deleted, so the sum never comes back to a value
     it had: an old token cannot match again.
     """
-    totals = Pulka.objects.filter(session__club=club).aggregate(
+    totals = Pulka.objects.filter(evening__club=club).aggregate(
         tables=Count("id"), sum=Sum("version")
     )
     return f"{totals['tables']}-{totals['sum'] or 0}"
@@ -174,15 +175,20 @@ def club_live_token(club: Club) -> str:
 def pulka_version(club: Club, pulka_id: int) -> int | None:
     """The pulka's version, for a spectator's cheap "anything new?" check."""
     return (
-        Pulka.objects.filter(pk=pulka_id, session__club=club)
+        Pulka.objects.filter(pk=pulka_id, evening__club=club)
         .values_list("version", flat=True)
         .first()
     )
 
 
-def sessions_for_club(club: Club) -> QuerySet[Session]:
-    return Session.objects.filter(club=club).order_by("-date", "-id")
+def evenings_for_club(club: Club) -> QuerySet[Evening]:
+    """The club's evenings, newest first, each with its number of tables (`table_count`)."""
+    return (
+        Evening.objects.filter(club=club)
+        .annotate(table_count=Count("pulkas"))
+        .order_by("-date", "-id")
+    )
 
 
-def session_for_club(club: Club, session_id: int) -> Session:
-    return get_object_or_404(Session.objects.select_related("club"), pk=session_id, club=club)
+def evening_for_club(club: Club, evening_id: int) -> Evening:
+    return get_object_or_404(Evening.objects.select_related("club"), pk=evening_id, club=club)

@@ -19,11 +19,13 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.models import Player, Session
-from scoring import engine, ratings, selectors
+from club.errors import ServiceError
+from club.models import Club, Player
+from scoring import engine, selectors
 from scoring.models import (
     Deal,
     DealRevision,
+    Evening,
     PairResultCache,
     Pulka,
     PulkaResultCache,
@@ -31,15 +33,11 @@ from scoring.models import (
     RevisionAction,
     Seat,
 )
+from scoring.signals import results_changed
 
 
-class ScoringError(Exception):
+class ScoringError(ServiceError):
     """A change the rules or the pulka's state refuse, in words for the secretary."""
-
-    def __init__(self, message: str, *, deal_number: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.deal_number = deal_number
 
 
 def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
@@ -89,16 +87,18 @@ def _places(result: dict[str, Fraction], names: list[str]) -> dict[str, int]:
     return {name: 1 + sum(1 for other in names if result[other] > result[name]) for name in names}
 
 
-def result_cache_rebuild(pulka: Pulka, names: list[str], sheet: engine.Sheet) -> None:
-    """Rebuild the caches of a pulka's results (and the ratings from its date on).
+def result_cache_rebuild(
+    pulka: Pulka, names: list[str], sheet: engine.Sheet, *, announce: bool = True
+) -> None:
+    """Rebuild the caches of a pulka's results, and say that the club's results changed.
 
     Every write that changes a pulka's results or status ends here; rebuild_ratings
-    --results calls it too.
+    --results calls it too (with `announce=False`: it re-rates the whole club afterwards).
     """
     had_results = PulkaResultCache.objects.filter(pulka=pulka).exists()
     PulkaResultCache.objects.filter(pulka=pulka).delete()
     PairResultCache.objects.filter(pulka=pulka).delete()
-    session = pulka.session
+    evening = pulka.evening
     if pulka.status == PulkaStatus.FINISHED:
         players = dict(Seat.objects.filter(pulka=pulka).values_list("position", "player_id"))
         ids = {name: players[position] for position, name in enumerate(names)}
@@ -107,8 +107,8 @@ def result_cache_rebuild(pulka: Pulka, names: list[str], sheet: engine.Sheet) ->
             PulkaResultCache(
                 pulka=pulka,
                 player_id=ids[name],
-                club_id=session.club_id,
-                date=session.date,
+                club_id=evening.club_id,
+                date=evening.date,
                 position=position,
                 players=len(names),
                 result=str(engine.format_score(sheet.result[name])),
@@ -131,8 +131,8 @@ def result_cache_rebuild(pulka: Pulka, names: list[str], sheet: engine.Sheet) ->
                 pulka=pulka,
                 player_id=ids[name],
                 opponent_id=ids[other],
-                club_id=session.club_id,
-                date=session.date,
+                club_id=evening.club_id,
+                date=evening.date,
                 net=_decimal(net),
             )
             for name in names
@@ -140,7 +140,8 @@ def result_cache_rebuild(pulka: Pulka, names: list[str], sheet: engine.Sheet) ->
         )
     elif not had_results:
         return
-    ratings.ratings_update(club=session.club, since=session.date)
+    if announce:
+        results_changed.send(sender=Pulka, club=evening.club, since=evening.date)
 
 
 def _decimal(value: Fraction) -> Decimal:
@@ -169,19 +170,19 @@ def _settle_status(pulka: Pulka, sheet: engine.Sheet, *, was_closed: bool) -> li
 @transaction.atomic
 def pulka_create(
     *,
-    session: Session,
+    evening: Evening,
     players: Sequence[Player],
     first_dealer: Player,
     rules: dict,
     created_by: AbstractBaseUser | None,
 ) -> Pulka:
-    """Open a new table in a session: 3 or 4 players of the club, clockwise."""
+    """Open a new table in a evening: 3 or 4 players of the club, clockwise."""
     players = list(players)
     if len(players) not in (3, 4):
         raise ScoringError(_("A pulka is played by 3 or 4 players."))
     if len({p.pk for p in players}) != len(players):
         raise ScoringError(_("Each player can take only one seat."))
-    if any(p.club_id != session.club_id for p in players):
+    if any(p.club_id != evening.club_id for p in players):
         raise ScoringError(_("Every player must be on this club's roster."))
     if first_dealer not in players:
         raise ScoringError(_("The first dealer must be one of the players at the table."))
@@ -191,14 +192,14 @@ def pulka_create(
         raise ScoringError(engine_message(exc)) from exc
     table = (
         Pulka.objects.select_for_update()
-        .filter(session=session)
+        .filter(evening=evening)
         .order_by("-table")
         .values_list("table", flat=True)
         .first()
         or 0
     ) + 1
     pulka = Pulka.objects.create(
-        session=session,
+        evening=evening,
         table=table,
         rules=resolved,
         first_dealer=players.index(first_dealer),
@@ -418,14 +419,56 @@ def pulka_abandon(*, pulka: Pulka, abandoned_by: AbstractBaseUser | None) -> eng
     return _change_status(pulka, locked, names, sheet, PulkaStatus.ABANDONED)
 
 
+# The club's conventions and its evenings
+
+
 @transaction.atomic
-def session_redated(*, session: Session, old_date: datetime.date) -> None:
-    """A session's date changed: move its cached results and re-rate from the earlier date."""
-    if session.date == old_date:
-        return
-    PulkaResultCache.objects.filter(pulka__session=session).update(date=session.date)
-    PairResultCache.objects.filter(pulka__session=session).update(date=session.date)
-    ratings.ratings_update(club=session.club, since=min(old_date, session.date))
+def club_rules_update(*, club: Club, rules: dict) -> Club:
+    """Set the club's default conventions, which new tables copy (club.default_rules()).
+
+    `rules` holds every convention including pool_target, which is kept in its own column.
+    """
+    try:
+        resolved = engine.rules_to_dict(engine.rules_from_dict(rules))
+    except engine.PulkaError as exc:
+        raise ScoringError(engine_message(exc)) from exc
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    club.pool_target = resolved.pop("pool_target")
+    club.rules = resolved
+    club.save(update_fields=["pool_target", "rules"])
+    return club
+
+
+@transaction.atomic
+def evening_create(
+    *,
+    club: Club,
+    date: datetime.date,
+    venue: str,
+    notes: str,
+    created_by: AbstractBaseUser | None,
+) -> Evening:
+    return Evening.objects.create(
+        club=club, date=date, venue=venue.strip(), notes=notes.strip(), created_by=created_by
+    )
+
+
+@transaction.atomic
+def evening_update(*, evening: Evening, date: datetime.date, venue: str, notes: str) -> Evening:
+    """Change an evening; a new date moves its cached results and re-rates from the earlier."""
+    old_date = evening.date
+    evening.date = date
+    evening.venue = venue.strip()
+    evening.notes = notes.strip()
+    evening.save(update_fields=["date", "venue", "notes"])
+    if date != old_date:
+        PulkaResultCache.objects.filter(pulka__evening=evening).update(date=date)
+        PairResultCache.objects.filter(pulka__evening=evening).update(date=date)
+        results_changed.send(sender=Evening, club=evening.club, since=min(old_date, date))
+    return evening
+
+
+# Import
 
 
 _NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
@@ -455,9 +498,9 @@ def _validated_document(document: dict[str, Any]) -> tuple[engine.Pulka, engine.
     return parsed, sheet
 
 
-def _roster_players(session: Session, names: tuple[str, ...]) -> list[Player]:
+def _roster_players(evening: Evening, names: tuple[str, ...]) -> list[Player]:
     """The club's roster players of these names, in the same order; the missing are added."""
-    club = session.club
+    club = evening.club
     found = {p.name: p for p in Player.objects.filter(club=club, name__in=names)}
     players = []
     for name in names:
@@ -473,9 +516,9 @@ def _roster_players(session: Session, names: tuple[str, ...]) -> list[Player]:
 
 @transaction.atomic
 def pulka_import(
-    *, session: Session, document: dict[str, Any], imported_by: AbstractBaseUser | None
+    *, evening: Evening, document: dict[str, Any], imported_by: AbstractBaseUser | None
 ) -> Pulka:
-    """Store a pulka/1 document as a new table of the session, with all its deals.
+    """Store a pulka/1 document as a new table of the evening, with all its deals.
 
     The whole document is checked by the engine first (format, then every deal replayed);
     any problem refuses the file and nothing is saved. Players are matched to the club's
@@ -483,10 +526,10 @@ def pulka_import(
     closed is stored as finished.
     """
     parsed, sheet = _validated_document(document)
-    players = _roster_players(session, parsed.players)
+    players = _roster_players(evening, parsed.players)
     names = list(parsed.players)
     pulka = pulka_create(
-        session=session,
+        evening=evening,
         players=players,
         first_dealer=players[names.index(parsed.first_dealer)],
         rules=engine.rules_to_dict(parsed.rules),

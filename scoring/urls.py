@@ -1,15 +1,21 @@
 from django.urls import path
 
-from scoring import exchange_views, views
+from scoring import evening_views, exchange_views, views
 
 app_name = "scoring"
 
-P = "c/<slug:club_slug>/p/<int:pulka_id>/"
+C = "c/<slug:club_slug>/"
+E = C + "s/<int:evening_id>/"
+P = C + "p/<int:pulka_id>/"
 
 urlpatterns = [
-    path(
-        "c/<slug:club_slug>/s/<int:session_id>/tables/new/", views.pulka_create, name="pulka-create"
-    ),
+    path(C, evening_views.club_detail, name="club-detail"),
+    path(C + "running/", evening_views.club_running, name="club-running"),
+    path(C + "conventions/", evening_views.club_rules, name="club-rules"),
+    path(C + "evenings/new/", evening_views.evening_create, name="evening-create"),
+    path(E, evening_views.evening_detail, name="evening-detail"),
+    path(E + "edit/", evening_views.evening_edit, name="evening-edit"),
+    path(E + "tables/new/", views.pulka_create, name="pulka-create"),
     path(P, views.pulka_detail, name="pulka-detail"),
     path(P + "deal-form/", views.deal_form, name="deal-form"),
     path(P + "deals/", views.deal_create, name="deal-create"),
@@ -24,9 +30,5 @@ urlpatterns = [
     path(P + "drawing/", views.pulka_drawing_view, name="pulka-drawing"),
     path(P + "export/pulka.json", exchange_views.pulka_export, name="pulka-export"),
     path(P + "export/sheet.json", exchange_views.sheet_export, name="sheet-export"),
-    path(
-        "c/<slug:club_slug>/s/<int:session_id>/import/",
-        exchange_views.pulka_import,
-        name="pulka-import",
-    ),
+    path(E + "import/", exchange_views.pulka_import, name="pulka-import"),
 ]

@@ -29,7 +29,7 @@ PAGE = "scoring/pulka_detail.html"
 
 
 def _urls(pulka: Pulka) -> dict[str, str]:
-    args = [pulka.session.club.slug, pulka.pk]
+    args = [pulka.evening.club.slug, pulka.pk]
     return {
         "page": reverse("scoring:pulka-detail", args=args),
         "form": reverse("scoring:deal-form", args=args),
@@ -61,7 +61,7 @@ def _edit_deal_form(
         rules=sheet.rules,
         rotation_dealer=names.index(rotation),
         refresh_url=reverse(
-            "scoring:deal-edit", args=[pulka.session.club.slug, pulka.pk, deal.number]
+            "scoring:deal-edit", args=[pulka.evening.club.slug, pulka.pk, deal.number]
         ),
         initial=initial,
     )
@@ -107,7 +107,7 @@ def _context(
         "club": access.club,
         "access": access,
         "pulka": pulka,
-        "session": pulka.session,
+        "evening": pulka.evening,
         "names": names,
         "sheet": sheet,
         "rows": selectors.sheet_rows(sheet, names),
@@ -331,7 +331,7 @@ def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRe
         "club": access.club,
         "access": access,
         "pulka": pulka,
-        "session": pulka.session,
+        "evening": pulka.evening,
         "names": selectors.pulka_names(pulka),
         "revisions": revisions,
         "number": int(number) if number.isdigit() else None,
@@ -368,7 +368,7 @@ def pulka_rules(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
         "club": access.club,
         "access": access,
         "pulka": pulka,
-        "session": pulka.session,
+        "evening": pulka.evening,
         "names": selectors.pulka_names(pulka),
         "form": form,
         "editable": editable,
@@ -423,15 +423,15 @@ pulka_abandon = _status_view("abandon")
 
 
 @require_http_methods(["GET", "POST"])
-def pulka_create(request: HttpRequest, club_slug: str, session_id: int) -> HttpResponse:
+def pulka_create(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
-    session = selectors.session_for_club(access.club, session_id)
+    evening = selectors.evening_for_club(access.club, evening_id)
     form = PulkaCreateForm(request.POST or None, club=access.club)
     if request.method == "POST" and form.is_valid():
         players = form.cleaned_data["players"]
         try:
             pulka = services.pulka_create(
-                session=session,
+                evening=evening,
                 players=players,
                 first_dealer=players[form.cleaned_data["first_dealer"]],
                 rules=form.rules_form.rules,
@@ -443,5 +443,5 @@ def pulka_create(request: HttpRequest, club_slug: str, session_id: int) -> HttpR
             if wants_fragment(request):
                 return HttpResponseClientRedirect(pulka.get_absolute_url())
             return redirect(pulka.get_absolute_url())
-    context = {"club": access.club, "access": access, "session": session, "new_table_form": form}
+    context = {"club": access.club, "access": access, "evening": evening, "new_table_form": form}
     return render_page(request, "scoring/pulka_create.html", context, fragment="new-table")

@@ -11,7 +11,8 @@ import itertools
 import pytest
 from django.contrib.auth import get_user_model
 
-from club.models import Club, Membership, Player, Role, Session
+from club.models import Club, Membership, Player, Role
+from scoring.models import Evening
 
 _seq = itertools.count(1)
 PASSWORD = "correct-horse-battery"
@@ -45,19 +46,19 @@ def make_player(club: Club, name: str | None = None, **overrides) -> Player:
     return Player.objects.create(club=club, name=name or f"Player {next(_seq)}", **overrides)
 
 
-def make_session(club: Club, **overrides) -> Session:
-    return Session.objects.create(club=club, **{"venue": "Club room", **overrides})
+def make_evening(club: Club, **overrides) -> Evening:
+    return Evening.objects.create(club=club, **{"venue": "Club room", **overrides})
 
 
-def make_pulka(session: Session, names=("Anna", "Boris", "Vera"), first_dealer=0, rules=None):
+def make_pulka(evening: Evening, names=("Anna", "Boris", "Vera"), first_dealer=0, rules=None):
     from scoring.services import pulka_create
 
-    players = [Player.objects.get_or_create(club=session.club, name=name)[0] for name in names]
+    players = [Player.objects.get_or_create(club=evening.club, name=name)[0] for name in names]
     return pulka_create(
-        session=session,
+        evening=evening,
         players=players,
         first_dealer=players[first_dealer],
-        rules={"pool_target": session.club.pool_target, **(rules or {})},
+        rules={"pool_target": evening.club.pool_target, **(rules or {})},
         created_by=None,
     )
 

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 
 from scoring.exchange import pulka_document, sheet_document
 from scoring.models import Pulka
-from tests.conftest import make_pulka, make_session
+from tests.conftest import make_evening, make_pulka
 from tests.engine.test_golden import BAD, GOOD, expected_of, load
 from tests.scoring.test_exchange import error_of, stored_rows
 
@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def session(club_a):
-    return make_session(club_a)
+def evening(club_a):
+    return make_evening(club_a)
 
 
 def run(*args) -> str:
@@ -26,10 +26,10 @@ def run(*args) -> str:
     return out.getvalue()
 
 
-def test_an_imported_file_exports_as_the_same_pulka_and_sheet(session):
+def test_an_imported_file_exports_as_the_same_pulka_and_sheet(evening):
     path = GOOD[0]
 
-    printed = run("import_pulka", str(session.pk), str(path))
+    printed = run("import_pulka", str(evening.pk), str(path))
 
     pulka = Pulka.objects.get()
     assert printed == f"{pulka.pk} /c/sochi/p/{pulka.pk}/\n"
@@ -41,18 +41,18 @@ def test_an_imported_file_exports_as_the_same_pulka_and_sheet(session):
     assert sheet["result"] == expected_of(path)["result"]
 
 
-def test_a_pulka_is_imported_from_standard_input(session, monkeypatch):
+def test_a_pulka_is_imported_from_standard_input(evening, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(GOOD[0].read_bytes())))
 
-    printed = run("import_pulka", str(session.pk), "-")
+    printed = run("import_pulka", str(evening.pk), "-")
 
     pulka = Pulka.objects.get()
     assert printed.split()[0] == str(pulka.pk)
     assert pulka_document(pulka)["deals"] == load(GOOD[0])["deals"]
 
 
-def test_the_export_is_written_to_a_file_on_request(session, tmp_path):
-    pulka = make_pulka(session, names=("Анна", "Борис", "Віра"))
+def test_the_export_is_written_to_a_file_on_request(evening, tmp_path):
+    pulka = make_pulka(evening, names=("Анна", "Борис", "Віра"))
     target = tmp_path / "out.json"
 
     printed = run("export_pulka", str(pulka.pk), "--output", str(target))
@@ -64,33 +64,33 @@ def test_the_export_is_written_to_a_file_on_request(session, tmp_path):
 
 
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.stem)
-def test_a_bad_file_stops_the_command_with_the_reason_and_saves_nothing(session, path):
+def test_a_bad_file_stops_the_command_with_the_reason_and_saves_nothing(evening, path):
     before = stored_rows()
 
     with pytest.raises(CommandError) as caught:
-        run("import_pulka", str(session.pk), str(path))
+        run("import_pulka", str(evening.pk), str(path))
 
     assert error_of(path).lower() in str(caught.value).lower()
     assert stored_rows() == before
 
 
-def test_a_file_that_is_not_json_stops_the_command(session, tmp_path):
+def test_a_file_that_is_not_json_stops_the_command(evening, tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("Anna 10, Boris 8\n", encoding="utf-8")
 
     with pytest.raises(CommandError, match="This file is not JSON: .* line 1, column 1"):
-        run("import_pulka", str(session.pk), str(path))
+        run("import_pulka", str(evening.pk), str(path))
 
     assert not Pulka.objects.exists()
 
 
-def test_a_missing_file_stops_the_command(session, tmp_path):
+def test_a_missing_file_stops_the_command(evening, tmp_path):
     with pytest.raises(CommandError, match="Cannot read .*missing.json"):
-        run("import_pulka", str(session.pk), str(tmp_path / "missing.json"))
+        run("import_pulka", str(evening.pk), str(tmp_path / "missing.json"))
 
 
 def test_an_unknown_session_stops_the_import(db):
-    with pytest.raises(CommandError, match="There is no session 999."):
+    with pytest.raises(CommandError, match="There is no evening 999."):
         run("import_pulka", "999", str(GOOD[0]))
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import make_pulka, make_session
+from tests.conftest import make_evening, make_pulka
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ def client_as_owner(as_persona, club_a):
     ],
 )
 def test_ids_too_large_for_the_database_are_404(client_as_owner, club_a, path):
-    pulka = make_pulka(make_session(club_a))
+    pulka = make_pulka(make_evening(club_a))
 
     response = client_as_owner.get(path.format(pulka=pulka.pk))
 
@@ -48,7 +48,7 @@ def test_a_membership_id_too_large_is_404(client_as_owner):
     [f"history/?deal={BIG}", "history/?deal=-1", "live/?v=abc", "deal-form/?kind=x&dealer=" + BIG],
 )
 def test_junk_parameters_are_ignored(client_as_owner, club_a, query):
-    pulka = make_pulka(make_session(club_a))
+    pulka = make_pulka(make_evening(club_a))
 
     response = client_as_owner.get(pulka.get_absolute_url() + query, headers={"HX-Request": "true"})
 
@@ -56,7 +56,7 @@ def test_junk_parameters_are_ignored(client_as_owner, club_a, query):
 
 
 def test_huge_numbers_in_forms_are_refused_with_a_message(client_as_owner, club_a):
-    pulka = make_pulka(make_session(club_a))
+    pulka = make_pulka(make_evening(club_a))
 
     response = client_as_owner.post(
         pulka.get_absolute_url() + "deals/",

@@ -3,10 +3,11 @@ import random
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 
-from club.demo import CLUB_SLUG, DEMO_PASSWORD, PLAYER_NAME, load_demo, random_deal
-from club.models import Club, League, Membership, Player, Role, Session
+from club.models import Club, Membership, Player, Role
+from competition.demo import CLUB_SLUG, DEMO_PASSWORD, PLAYER_NAME, load_demo, random_deal
+from competition.models import League
 from scoring import engine, selectors
-from scoring.models import Deal, DealRevision, Pulka, PulkaResultCache, PulkaStatus
+from scoring.models import Deal, DealRevision, Evening, Pulka, PulkaResultCache, PulkaStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ def counts() -> dict[str, int]:
         League,
         Membership,
         Player,
-        Session,
+        Evening,
         Pulka,
         Deal,
         DealRevision,
@@ -37,7 +38,7 @@ def test_loading_the_demo_twice_duplicates_nothing():
     assert counts() == first
     assert first["Club"] == 1
     assert first["Player"] == 12
-    assert first["Session"] == 12  # eight league weeks and the four evenings of the cup
+    assert first["Evening"] == 12  # eight league weeks and the four evenings of the cup
     assert first["League"] == 1
     assert first["Deal"] > 100
 
@@ -60,15 +61,15 @@ def test_every_login_works_and_has_its_role():
 def test_earlier_evenings_are_played_to_the_end_and_the_last_one_is_going_on():
     load_demo()
 
-    last, *earlier = Session.objects.filter(club__slug=CLUB_SLUG).order_by("-date")
+    last, *earlier = Evening.objects.filter(club__slug=CLUB_SLUG).order_by("-date")
     assert len({s.date for s in [last, *earlier]}) == 12
-    for session in [last, *earlier]:
-        assert session.venue
-        pulkas = list(session.pulkas.all())
+    for evening in [last, *earlier]:
+        assert evening.venue
+        pulkas = list(evening.pulkas.all())
         assert 2 <= len(pulkas) <= 3
         assert all(pulka.seats.count() in (3, 4) for pulka in pulkas)
-    for session in earlier:
-        for pulka in session.pulkas.all():
+    for evening in earlier:
+        for pulka in evening.pulkas.all():
             sheet = selectors.pulka_sheet(pulka)
             assert pulka.status == PulkaStatus.FINISHED
             assert sheet.closed

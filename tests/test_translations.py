@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from club.models import Role
-from tests.conftest import make_club, make_member, make_pulka, make_session, record
+from tests.conftest import make_club, make_evening, make_member, make_pulka, record
 
 pytestmark = pytest.mark.django_db
 
@@ -59,8 +59,8 @@ def latin_words(text: str) -> set[str]:
 @pytest.fixture
 def busy_pulka():
     club = make_club(name="Сочинка", slug="sochinka", city="Київ", is_public=False, pool_target=10)
-    session = make_session(club, venue="Кав'ярня")
-    pulka = make_pulka(session, names=("Анна", "Борис", "Віра"))
+    evening = make_evening(club, venue="Кав'ярня")
+    pulka = make_pulka(evening, names=("Анна", "Борис", "Віра"))
     record(
         pulka,
         {
@@ -99,7 +99,7 @@ def busy_pulka():
 @pytest.mark.parametrize("language", ["uk", "ru"])
 @pytest.mark.parametrize("role", [Role.SECRETARY, Role.PLAYER])
 def test_the_pulka_page_has_no_untranslated_label(client, busy_pulka, language, role):
-    club = busy_pulka.session.club
+    club = busy_pulka.evening.club
     client.force_login(make_member(club, role, username="секретар").user)
 
     html = client.get(
@@ -112,7 +112,7 @@ def test_the_pulka_page_has_no_untranslated_label(client, busy_pulka, language, 
 
 @pytest.mark.parametrize("language", ["uk", "ru"])
 def test_the_rules_and_history_pages_have_no_untranslated_label(client, busy_pulka, language):
-    club = busy_pulka.session.club
+    club = busy_pulka.evening.club
     client.force_login(make_member(club, Role.SECRETARY, username="секретар").user)
 
     for path in ("rules/", "history/"):
@@ -123,7 +123,7 @@ def test_the_rules_and_history_pages_have_no_untranslated_label(client, busy_pul
 
 
 def test_english_is_the_source_language(client, busy_pulka):
-    club = busy_pulka.session.club
+    club = busy_pulka.evening.club
     client.force_login(make_member(club, Role.PLAYER, username="p").user)
 
     html = client.get(
@@ -142,7 +142,7 @@ def test_dates_are_written_for_the_locale(client, language, date):
     import datetime
 
     club = make_club(slug="dates", is_public=True)
-    pulka = make_pulka(make_session(club, date=datetime.date(2026, 11, 30)))
+    pulka = make_pulka(make_evening(club, date=datetime.date(2026, 11, 30)))
 
     html = client.get(
         pulka.get_absolute_url(), headers={"accept-language": language}
@@ -153,14 +153,14 @@ def test_dates_are_written_for_the_locale(client, language, date):
 
 @pytest.mark.parametrize("language", ["uk", "ru"])
 def test_the_club_and_evening_pages_have_no_untranslated_label(client, busy_pulka, language):
-    session = busy_pulka.session
-    club = session.club
+    evening = busy_pulka.evening
+    club = evening.club
     client.force_login(make_member(club, Role.OWNER, username="власник").user)
     pages = [
         "/",
         f"/c/{club.slug}/",
-        f"/c/{club.slug}/s/{session.pk}/",
-        f"/c/{club.slug}/s/{session.pk}/import/",
+        f"/c/{club.slug}/s/{evening.pk}/",
+        f"/c/{club.slug}/s/{evening.pk}/import/",
         f"/c/{club.slug}/players/",
         f"/c/{club.slug}/members/",
         f"/c/{club.slug}/settings/",
@@ -178,17 +178,17 @@ def test_the_league_profile_and_rating_pages_have_no_untranslated_label(
 ):
     import datetime
 
-    from club.models import League
+    from competition.models import League
     from scoring.services import pulka_finish
 
-    session = busy_pulka.session
-    club = session.club
+    evening = busy_pulka.evening
+    club = evening.club
     pulka_finish(pulka=busy_pulka, finished_by=None)
     league = League.objects.create(
         club=club,
         name="Осінь",
-        start=session.date - datetime.timedelta(days=30),
-        end=session.date,
+        start=evening.date - datetime.timedelta(days=30),
+        end=evening.date,
         rule="best",
         best_count=2,
         cap=100,

@@ -8,7 +8,7 @@ import pytest
 from club.models import Role
 from scoring import selectors
 from scoring.models import Pulka, PulkaStatus
-from tests.conftest import PASSWORD, make_club, make_member, make_player, make_session
+from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,20 +50,20 @@ def test_secretary_runs_a_table_from_start_to_end(live_server, page, artifacts):
     secretary = make_member(club, Role.SECRETARY, username="serhii").user
     for name in ("Anna", "Boris", "Vera"):
         make_player(club, name)
-    session = make_session(club)
+    evening = make_evening(club)
 
     page.goto(live_server.url + "/accounts/login/")
     page.fill("input[name=username]", secretary.username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(live_server.url + "/")
-    page.goto(f"{live_server.url}/c/{club.slug}/s/{session.pk}/tables/new/")
+    page.goto(f"{live_server.url}/c/{club.slug}/s/{evening.pk}/tables/new/")
     for seat, name in enumerate(("Anna", "Boris", "Vera")):
         page.select_option(f"select[name=seat_{seat}]", label=name)
     page.check("input[name=first_dealer][value='0']")
     page.click("#new-table button[type=submit]")
     page.wait_for_url(re.compile(r"/p/\d+/$"))
-    pulka = Pulka.objects.get(session=session)
+    pulka = Pulka.objects.get(evening=evening)
     page.evaluate("window.__noReload = true")
 
     # 1. A made six: Boris declares, Vera whists alone; Anna's count is left for the form.

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from club import league as leagues
 from club.models import Role
-from scoring import ratings
-from tests.club.test_league_ranking import finished, make_league
+from competition import league as leagues
+from competition import ratings
+from tests.competition.test_league_ranking import finished, make_league
 from tests.conftest import PASSWORD, make_club, make_member
 
 pytestmark = pytest.mark.django_db(transaction=True)

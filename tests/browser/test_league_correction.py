@@ -6,10 +6,11 @@ import re
 
 import pytest
 
-from club import league as leagues
-from club.models import League, Role
-from scoring.models import PulkaResultCache, RatingSnapshot
-from tests.conftest import PASSWORD, make_club, make_member, make_pulka, make_session, record
+from club.models import Role
+from competition import league as leagues
+from competition.models import League, RatingSnapshot
+from scoring.models import PulkaResultCache
+from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_pulka, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +28,7 @@ def _log_in(page, live_server, user) -> None:
 
 def _evening(club, date, boris_tricks):
     """Boris makes a six that Vera whists alone, then everybody writes a no-play six."""
-    pulka = make_pulka(make_session(club, date=date), rules={"pool_target": 2})
+    pulka = make_pulka(make_evening(club, date=date), rules={"pool_target": 2})
     six = {"kind": "game", "contract": "6S"}
     record(
         pulka,

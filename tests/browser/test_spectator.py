@@ -1,5 +1,5 @@
 """A spectator watches a running pulka while a secretary records a deal elsewhere; and the
-pulka and session pages print cleanly to A4."""
+pulka and evening pages print cleanly to A4."""
 
 import io
 import re
@@ -9,7 +9,7 @@ from pypdf import PdfReader
 
 from club.models import Role
 from scoring import selectors
-from tests.conftest import PASSWORD, make_club, make_member, make_pulka, make_session, record
+from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_pulka, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,7 +37,7 @@ def _pdf_text(pdf: bytes) -> str:
 def test_a_spectator_sees_the_deal_without_reloading(live_server, browser, artifacts):
     club = make_club(slug="open", is_public=True, pool_target=10)
     secretary = make_member(club, Role.SECRETARY, username="serhii").user
-    pulka = make_pulka(make_session(club))
+    pulka = make_pulka(make_evening(club))
     record(pulka, SIX)
     url = live_server.url + pulka.get_absolute_url()
 
@@ -73,8 +73,8 @@ def test_a_spectator_sees_the_deal_without_reloading(live_server, browser, artif
 
 def test_the_pulka_and_the_session_print_on_a4(live_server, page, artifacts):
     club = make_club(name="Print Club", slug="print", is_public=True, pool_target=2)
-    session = make_session(club, venue="Cafe Lviv")
-    pulka = make_pulka(session)
+    evening = make_evening(club, venue="Cafe Lviv")
+    pulka = make_pulka(evening)
     no_play = {"kind": "game", "contract": "6S"}
     record(
         pulka,
@@ -100,7 +100,7 @@ def test_the_pulka_and_the_session_print_on_a4(live_server, page, artifacts):
     assert "Log out" not in text
     assert "Record the deal" not in text
 
-    page.goto(live_server.url + session.get_absolute_url())
+    page.goto(live_server.url + evening.get_absolute_url())
     text = _pdf_text(page.pdf(format="A4"))
 
     assert "Print Club" in text

@@ -1,7 +1,6 @@
 import pytest
 
 from club.models import Club
-from scoring.forms import RulesForm
 from tests.club.helpers import (
     MANAGE,
     assert_fragment,
@@ -14,17 +13,11 @@ from tests.conftest import HTMX, PERSONAS
 URL = "/c/sochi/settings/"
 
 
-def form(club: Club, rules: dict | None = None, **overrides) -> dict:
+def form(club: Club, **overrides) -> dict:
     """The settings form as the browser posts it, with the club's current values."""
     data = {"name": club.name, "city": club.city}
     if club.is_public:
         data["is_public"] = "on"
-    initial = RulesForm.initial_from({**club.default_rules(), **(rules or {})})
-    for key, value in initial.items():
-        if value is True:
-            data[f"rules-{key}"] = "on"
-        elif value is not False:
-            data[f"rules-{key}"] = str(value)
     data.update(overrides)
     return {key: value for key, value in data.items() if value is not None}
 
@@ -38,7 +31,7 @@ def test_only_owners_see_the_settings(as_persona, club_a, persona):
     if response.status_code == 200:
         text = assert_full_page(response, "settings-form")
         assert 'value="Sochi Club"' in text
-        assert 'name="rules-pool_target" value="10"' in text
+        assert 'name="rules-pool_target"' not in text  # the conventions have their own page
 
 
 @pytest.mark.django_db
@@ -58,29 +51,19 @@ def test_only_owners_change_the_settings(as_persona, club_a, persona):
 
 
 @pytest.mark.django_db
-def test_saving_stores_the_pool_target_apart_from_the_other_conventions(as_persona, club_a):
+def test_saving_stores_the_name_city_and_visibility(as_persona, club_a):
     client = as_persona("owner")
-    data = form(
-        club_a,
-        rules={"pool_target": 30, "help": False, "raspasy_progression": [1, 2, 4]},
-        name="Sochi Preferans",
-        city="Sochi",
-        is_public="on",
-    )
+    data = form(club_a, name="Sochi Preferans", city="Sochi", is_public="on")
 
     response = client.post(URL, data)
 
     assert response["Location"] == URL
     club_a.refresh_from_db()
     assert (club_a.name, club_a.city, club_a.is_public) == ("Sochi Preferans", "Sochi", True)
-    assert club_a.pool_target == 30
-    assert "pool_target" not in club_a.rules
-    assert club_a.rules["help"] is False
-    assert club_a.rules["raspasy_progression"] == [1, 2, 4]
-    assert club_a.default_rules()["pool_target"] == 30
+    assert club_a.pool_target == 10  # the conventions are not this page's
     text = html(client.get(URL))
     assert "The club&#x27;s settings are saved." in text
-    assert 'name="rules-pool_target" value="30"' in text
+    assert 'value="Sochi Preferans"' in text
 
 
 @pytest.mark.django_db
@@ -99,11 +82,8 @@ def test_htmx_save_returns_the_form_with_a_notice(as_persona, club_a):
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"rules-raspasy_progression": "1, two, 3"}, "Write the raspasy costs as whole numbers"),
-        ({"rules-pool_target": "0"}, "Ensure this value is greater than or equal to 1."),
-        ({"rules-pool_target": "lots"}, "Enter a whole number."),
-        ({"rules-consolation": "everyone"}, "Select a valid choice."),
         ({"name": ""}, "This field is required."),
+        ({"name": "x" * 121}, "Ensure this value has at most 120 characters"),
     ],
 )
 def test_bad_input_saves_nothing_and_says_why(as_persona, club_a, headers, overrides, message):

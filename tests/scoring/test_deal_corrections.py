@@ -142,8 +142,8 @@ def test_history_lists_every_change_with_who_and_what(as_persona, pulka):
     assert "after: Boris 6♠ · Vera whist, Anna pass · 7–2–1" in html
 
 
-def test_correcting_a_finished_pulka_so_a_pool_reopens_resumes_it(as_persona, session_a):
-    pulka = make_pulka(session_a, rules={"pool_target": 2})
+def test_correcting_a_finished_pulka_so_a_pool_reopens_resumes_it(as_persona, evening_a):
+    pulka = make_pulka(evening_a, rules={"pool_target": 2})
     record(pulka, *PASS_OUT_ROUND)
     pulka.refresh_from_db()
     assert pulka.status == PulkaStatus.FINISHED

@@ -170,8 +170,8 @@ def test_a_changed_dealer_is_stored_as_an_override(as_persona, pulka):
     assert selectors.pulka_sheet(pulka).next_dealer == "Anna"
 
 
-def test_no_deal_can_be_posted_to_a_finished_pulka(as_persona, session_a):
-    pulka = make_pulka(session_a, rules={"pool_target": 2})
+def test_no_deal_can_be_posted_to_a_finished_pulka(as_persona, evening_a):
+    pulka = make_pulka(evening_a, rules={"pool_target": 2})
     record(pulka, *PASS_OUT_ROUND)
 
     response = _post(as_persona("secretary"), pulka, deal_post())
@@ -180,8 +180,8 @@ def test_no_deal_can_be_posted_to_a_finished_pulka(as_persona, session_a):
     assert Deal.objects.filter(pulka=pulka).count() == 3
 
 
-def test_the_deal_that_closes_the_last_pool_finishes_the_pulka(as_persona, session_a):
-    pulka = make_pulka(session_a, rules={"pool_target": 2})
+def test_the_deal_that_closes_the_last_pool_finishes_the_pulka(as_persona, evening_a):
+    pulka = make_pulka(evening_a, rules={"pool_target": 2})
     record(pulka, *PASS_OUT_ROUND[:2])
     data = deal_post(
         declarer=0, dealer=2, rotation_dealer=2, call_1="pass", call_2="pass", call_0=None
@@ -210,8 +210,8 @@ def test_two_secretaries_posting_the_same_deal_number_both_get_recorded(as_perso
     assert 'id="deal-2"' in response.content.decode()
 
 
-def test_four_player_dealer_cannot_declare_and_is_no_defender(as_persona, session_a):
-    pulka = make_pulka(session_a, names=("Anna", "Boris", "Vera", "Gleb"))
+def test_four_player_dealer_cannot_declare_and_is_no_defender(as_persona, evening_a):
+    pulka = make_pulka(evening_a, names=("Anna", "Boris", "Vera", "Gleb"))
 
     html = as_persona("secretary").get(pulka.get_absolute_url()).content.decode()
 
@@ -222,8 +222,8 @@ def test_four_player_dealer_cannot_declare_and_is_no_defender(as_persona, sessio
     assert 'name="call_3"' in html
 
 
-def test_four_player_raspasy_asks_the_dealer_for_his_talon_tricks(as_persona, session_a):
-    pulka = make_pulka(session_a, names=("Anna", "Boris", "Vera", "Gleb"))
+def test_four_player_raspasy_asks_the_dealer_for_his_talon_tricks(as_persona, evening_a):
+    pulka = make_pulka(evening_a, names=("Anna", "Boris", "Vera", "Gleb"))
     url = pulka.get_absolute_url() + "deal-form/?kind=raspasy&dealer=0&rotation_dealer=0"
 
     html = as_persona("secretary").get(url, headers=HTMX).content.decode()

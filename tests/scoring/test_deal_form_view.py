@@ -56,11 +56,11 @@ def test_misere_asks_only_the_declarers_tricks(as_persona, pulka):
     assert 'name="level"' not in html
 
 
-def test_quick_tricks_are_asked_only_when_the_rules_use_them(as_persona, session_a):
+def test_quick_tricks_are_asked_only_when_the_rules_use_them(as_persona, evening_a):
     from tests.conftest import make_pulka
 
-    with_talon = make_pulka(session_a)
-    without = make_pulka(session_a, rules={"quick_tricks": False})
+    with_talon = make_pulka(evening_a)
+    without = make_pulka(evening_a, rules={"quick_tricks": False})
     client = as_persona("secretary")
 
     assert 'name="quick_tricks"' in _form(client, with_talon, "kind=game")

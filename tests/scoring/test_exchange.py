@@ -49,13 +49,13 @@ def without_entries(deals: list[dict]) -> list[dict]:
 
 @pytest.mark.parametrize("path", GOOD, ids=lambda p: p.stem)
 def test_a_golden_pulka_exports_as_it_was_imported_and_scores_as_expected(
-    session_a, secretary, path
+    evening_a, secretary, path
 ):
     original = load(path)
 
-    pulka = pulka_import(session=session_a, document=original, imported_by=secretary)
+    pulka = pulka_import(evening=evening_a, document=original, imported_by=secretary)
     exported = pulka_document(pulka)
-    again = pulka_document(pulka_import(session=session_a, document=exported, imported_by=None))
+    again = pulka_document(pulka_import(evening=evening_a, document=exported, imported_by=None))
 
     assert again == exported
     assert exported["format"] == "pulka/1"
@@ -71,10 +71,10 @@ def test_a_golden_pulka_exports_as_it_was_imported_and_scores_as_expected(
 
 
 @pytest.mark.parametrize("path", GOOD, ids=lambda p: p.stem)
-def test_an_imported_pulka_is_finished_and_cached_exactly_when_every_pool_closed(session_a, path):
+def test_an_imported_pulka_is_finished_and_cached_exactly_when_every_pool_closed(evening_a, path):
     closed = expected_of(path)["closed"]
 
-    pulka = pulka_import(session=session_a, document=load(path), imported_by=None)
+    pulka = pulka_import(evening=evening_a, document=load(path), imported_by=None)
 
     pulka.refresh_from_db()
     assert pulka.status == (PulkaStatus.FINISHED if closed else PulkaStatus.RUNNING)
@@ -86,10 +86,10 @@ def test_an_imported_pulka_is_finished_and_cached_exactly_when_every_pool_closed
     assert cached == want
 
 
-def test_every_imported_deal_is_numbered_and_entered_by_the_importer(session_a, secretary):
+def test_every_imported_deal_is_numbered_and_entered_by_the_importer(evening_a, secretary):
     original = load(GOOD[0])
 
-    pulka = pulka_import(session=session_a, document=original, imported_by=secretary)
+    pulka = pulka_import(evening=evening_a, document=original, imported_by=secretary)
 
     deals = list(Deal.objects.filter(pulka=pulka).order_by("number"))
     assert [d.number for d in deals] == list(range(1, len(original["deals"]) + 1))
@@ -104,18 +104,18 @@ def test_every_imported_deal_is_numbered_and_entered_by_the_importer(session_a, 
     assert pulka.version == 1
 
 
-def test_an_import_becomes_the_next_table_of_the_session(session_a):
-    make_pulka(session_a)
+def test_an_import_becomes_the_next_table_of_the_evening(evening_a):
+    make_pulka(evening_a)
 
-    pulka = pulka_import(session=session_a, document=load(GOOD[0]), imported_by=None)
+    pulka = pulka_import(evening=evening_a, document=load(GOOD[0]), imported_by=None)
 
     assert pulka.table == 2
-    assert pulka.session == session_a
+    assert pulka.evening == evening_a
 
 
-def test_players_are_matched_to_the_roster_by_exact_name_and_the_missing_added(session_a, club_b):
-    anna = make_player(session_a.club, "Anna", is_active=False)
-    make_player(session_a.club, "boris")
+def test_players_are_matched_to_the_roster_by_exact_name_and_the_missing_added(evening_a, club_b):
+    anna = make_player(evening_a.club, "Anna", is_active=False)
+    make_player(evening_a.club, "boris")
     make_player(club_b, "Vera")
     document = {
         "format": "pulka/1",
@@ -124,15 +124,15 @@ def test_players_are_matched_to_the_roster_by_exact_name_and_the_missing_added(s
         "deals": [],
     }
 
-    pulka = pulka_import(session=session_a, document=document, imported_by=None)
+    pulka = pulka_import(evening=evening_a, document=document, imported_by=None)
 
     seats = list(Seat.objects.filter(pulka=pulka).order_by("position").select_related("player"))
     assert [s.player.name for s in seats] == ["Anna", "Boris", "Vera"]
     assert seats[0].player == anna
-    assert {s.player.club for s in seats} == {session_a.club}
+    assert {s.player.club for s in seats} == {evening_a.club}
     assert seats[1].player.is_active
     assert seats[2].player.is_active
-    assert sorted(Player.objects.filter(club=session_a.club).values_list("name", flat=True)) == [
+    assert sorted(Player.objects.filter(club=evening_a.club).values_list("name", flat=True)) == [
         "Anna",
         "Boris",
         "Vera",
@@ -142,8 +142,8 @@ def test_players_are_matched_to_the_roster_by_exact_name_and_the_missing_added(s
     assert pulka.rules == engine.rules_to_dict(engine.Rules())
 
 
-def test_a_pulka_recorded_deal_by_deal_exports_imports_and_exports_the_same(session_a):
-    pulka = make_pulka(session_a, names=("Анна", "Boris", "Vera"), first_dealer=1)
+def test_a_pulka_recorded_deal_by_deal_exports_imports_and_exports_the_same(evening_a):
+    pulka = make_pulka(evening_a, names=("Анна", "Boris", "Vera"), first_dealer=1)
     record(
         pulka,
         {
@@ -173,7 +173,7 @@ def test_a_pulka_recorded_deal_by_deal_exports_imports_and_exports_the_same(sess
     )
     exported = pulka_document(pulka)
 
-    imported = pulka_import(session=session_a, document=exported, imported_by=None)
+    imported = pulka_import(evening=evening_a, document=exported, imported_by=None)
 
     assert pulka_document(imported) == exported
     assert sheet_document(imported) == sheet_document(pulka)
@@ -185,11 +185,11 @@ def test_a_pulka_recorded_deal_by_deal_exports_imports_and_exports_the_same(sess
 
 
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.stem)
-def test_a_bad_golden_case_is_refused_with_its_deal_named_and_saves_nothing(session_a, path):
+def test_a_bad_golden_case_is_refused_with_its_deal_named_and_saves_nothing(evening_a, path):
     before = stored_rows()
 
     with pytest.raises(ScoringError) as caught:
-        pulka_import(session=session_a, document=load(path), imported_by=None)
+        pulka_import(evening=evening_a, document=load(path), imported_by=None)
 
     assert error_of(path).lower() in caught.value.message.lower()
     assert stored_rows() == before
@@ -205,17 +205,17 @@ def test_a_bad_golden_case_is_refused_with_its_deal_named_and_saves_nothing(sess
         ({"players": ["A" * 61, "B", "C"], "deals": []}, "at most 60 characters"),
     ],
 )
-def test_a_document_the_engine_refuses_saves_nothing(session_a, change, message):
+def test_a_document_the_engine_refuses_saves_nothing(evening_a, change, message):
     document = {**load(GOOD[0]), **change}
     before = stored_rows()
 
     with pytest.raises(ScoringError, match=message):
-        pulka_import(session=session_a, document=document, imported_by=None)
+        pulka_import(evening=evening_a, document=document, imported_by=None)
 
     assert stored_rows() == before
 
 
-def test_a_failure_after_the_first_writes_rolls_the_whole_import_back(session_a, monkeypatch):
+def test_a_failure_after_the_first_writes_rolls_the_whole_import_back(evening_a, monkeypatch):
     def fail(*args, **kwargs):
         raise RuntimeError("disk full")
 
@@ -223,7 +223,7 @@ def test_a_failure_after_the_first_writes_rolls_the_whole_import_back(session_a,
     before = stored_rows()
 
     with pytest.raises(RuntimeError):
-        pulka_import(session=session_a, document=load(GOOD[0]), imported_by=None)
+        pulka_import(evening=evening_a, document=load(GOOD[0]), imported_by=None)
 
     assert stored_rows() == before
 

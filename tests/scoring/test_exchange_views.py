@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from scoring.exchange import MAX_UPLOAD_BYTES, pulka_document, sheet_document
 from scoring.models import Deal, Pulka
-from tests.conftest import HTMX, make_pulka, make_session, record
+from tests.conftest import HTMX, make_evening, make_pulka, record
 from tests.engine.test_golden import BAD, GOOD, load
 from tests.scoring.conftest import SIX_BY_BORIS
 from tests.scoring.test_exchange import error_of, stored_rows
@@ -25,11 +25,11 @@ def played(pulka):
 
 
 def export_url(pulka, name="pulka-export"):
-    return reverse(f"scoring:{name}", args=[pulka.session.club.slug, pulka.pk])
+    return reverse(f"scoring:{name}", args=[pulka.evening.club.slug, pulka.pk])
 
 
-def import_url(session):
-    return reverse("scoring:pulka-import", args=[session.club.slug, session.pk])
+def import_url(evening):
+    return reverse("scoring:pulka-import", args=[evening.club.slug, evening.pk])
 
 
 def upload(content: bytes, name: str = "pulka.json") -> dict:
@@ -65,7 +65,7 @@ def test_members_download_the_pulka_as_pulka_1(as_persona, played, persona):
 
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"
-    date = f"{played.session.date:%Y-%m-%d}"
+    date = f"{played.evening.date:%Y-%m-%d}"
     assert response["Content-Disposition"] == (
         f'attachment; filename="pulka-sochi-{date}-table-1.json"'
     )
@@ -79,7 +79,7 @@ def test_members_download_the_sheet_as_pulka_sheet_1(as_persona, played, persona
     response = as_persona(persona).get(export_url(played, "sheet-export"))
 
     assert response.status_code == 200
-    date = f"{played.session.date:%Y-%m-%d}"
+    date = f"{played.evening.date:%Y-%m-%d}"
     assert response["Content-Disposition"] == (
         f'attachment; filename="pulka-sochi-{date}-table-1-sheet.json"'
     )
@@ -90,8 +90,8 @@ def test_members_download_the_sheet_as_pulka_sheet_1(as_persona, played, persona
     assert document["deals"][0]["entries"]
 
 
-def test_the_download_is_indented_utf_8_with_names_as_written(as_persona, session_a):
-    pulka = make_pulka(session_a, names=("Анна", "Борис", "Віра"))
+def test_the_download_is_indented_utf_8_with_names_as_written(as_persona, evening_a):
+    pulka = make_pulka(evening_a, names=("Анна", "Борис", "Віра"))
 
     response = as_persona("player").get(export_url(pulka))
 
@@ -102,7 +102,7 @@ def test_the_download_is_indented_utf_8_with_names_as_written(as_persona, sessio
 
 @pytest.mark.parametrize("name", ["pulka-export", "sheet-export"])
 def test_anyone_downloads_a_public_clubs_pulka(client, public_club, name):
-    pulka = make_pulka(make_session(public_club))
+    pulka = make_pulka(make_evening(public_club))
     record(pulka, SIX_BY_BORIS)
 
     response = client.get(export_url(pulka, name))
@@ -112,7 +112,7 @@ def test_anyone_downloads_a_public_clubs_pulka(client, public_club, name):
 
 
 def test_another_clubs_pulka_is_not_found_through_this_club(as_persona, club_b):
-    theirs = make_pulka(make_session(club_b))
+    theirs = make_pulka(make_evening(club_b))
     url = reverse("scoring:pulka-export", args=["sochi", theirs.pk])
 
     response = as_persona("owner").get(url)
@@ -131,16 +131,16 @@ def test_an_export_cannot_be_posted(as_persona, played):
 @pytest.mark.parametrize("method", ["get", "post"])
 @pytest.mark.parametrize("persona", ["anonymous", "outsider"])
 def test_strangers_get_404_on_the_import_and_save_nothing(
-    as_persona, session_a, persona, method, htmx
+    as_persona, evening_a, persona, method, htmx
 ):
     client = as_persona(persona)
     before = stored_rows()
     headers = HTMX if htmx else {}
 
     if method == "get":
-        response = client.get(import_url(session_a), headers=headers)
+        response = client.get(import_url(evening_a), headers=headers)
     else:
-        response = client.post(import_url(session_a), golden_upload(), headers=headers)
+        response = client.post(import_url(evening_a), golden_upload(), headers=headers)
 
     assert response.status_code == 404
     assert stored_rows() == before
@@ -148,22 +148,22 @@ def test_strangers_get_404_on_the_import_and_save_nothing(
 
 @pytest.mark.parametrize("htmx", [False, True])
 @pytest.mark.parametrize("method", ["get", "post"])
-def test_a_player_gets_403_on_the_import_and_saves_nothing(as_persona, session_a, method, htmx):
+def test_a_player_gets_403_on_the_import_and_saves_nothing(as_persona, evening_a, method, htmx):
     client = as_persona("player")
     before = stored_rows()
     headers = HTMX if htmx else {}
 
     if method == "get":
-        response = client.get(import_url(session_a), headers=headers)
+        response = client.get(import_url(evening_a), headers=headers)
     else:
-        response = client.post(import_url(session_a), golden_upload(), headers=headers)
+        response = client.post(import_url(evening_a), golden_upload(), headers=headers)
 
     assert response.status_code == 403
     assert stored_rows() == before
 
 
 def test_an_evening_of_another_club_is_not_found(as_persona, club_b):
-    theirs = make_session(club_b)
+    theirs = make_evening(club_b)
     url = reverse("scoring:pulka-import", args=["sochi", theirs.pk])
 
     response = as_persona("owner").post(url, golden_upload())
@@ -174,12 +174,12 @@ def test_an_evening_of_another_club_is_not_found(as_persona, club_b):
 
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_anonymous_on_a_public_club_is_sent_to_log_in_to_import(client, public_club, method):
-    session = make_session(public_club)
+    evening = make_evening(public_club)
 
     if method == "get":
-        response = client.get(import_url(session))
+        response = client.get(import_url(evening))
     else:
-        response = client.post(import_url(session), golden_upload())
+        response = client.post(import_url(evening), golden_upload())
 
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/?next=")
@@ -188,23 +188,23 @@ def test_anonymous_on_a_public_club_is_sent_to_log_in_to_import(client, public_c
 
 @pytest.mark.parametrize("persona", ["secretary", "owner"])
 def test_the_import_page_shows_a_multipart_form_that_works_without_javascript(
-    as_persona, session_a, persona
+    as_persona, evening_a, persona
 ):
-    response = as_persona(persona).get(import_url(session_a))
+    response = as_persona(persona).get(import_url(evening_a))
 
     page = response.content.decode()
     assert response.status_code == 200
     assert "<html" in page
     assert 'id="import"' in page
-    assert f'action="{import_url(session_a)}"' in page
+    assert f'action="{import_url(evening_a)}"' in page
     assert 'enctype="multipart/form-data"' in page
     assert 'hx-encoding="multipart/form-data"' in page
     assert 'type="file" name="file"' in page
     assert "HX-Request" in response.get("Vary", "")
 
 
-def test_the_import_form_comes_alone_to_htmx(as_persona, session_a):
-    response = as_persona("secretary").get(import_url(session_a), headers=HTMX)
+def test_the_import_form_comes_alone_to_htmx(as_persona, evening_a):
+    response = as_persona("secretary").get(import_url(evening_a), headers=HTMX)
 
     fragment = response.content.decode()
     assert response.status_code == 200
@@ -215,22 +215,22 @@ def test_the_import_form_comes_alone_to_htmx(as_persona, session_a):
 
 @pytest.mark.parametrize("persona", ["secretary", "owner"])
 def test_an_imported_file_becomes_a_table_and_the_browser_goes_to_it(
-    as_persona, session_a, persona
+    as_persona, evening_a, persona
 ):
-    response = as_persona(persona).post(import_url(session_a), golden_upload())
+    response = as_persona(persona).post(import_url(evening_a), golden_upload())
 
     pulka = Pulka.objects.get()
     assert response.status_code == 302
     assert response["Location"] == pulka.get_absolute_url()
-    assert pulka.session == session_a
+    assert pulka.evening == evening_a
     assert pulka_document(pulka)["deals"] == load(GOOD[0])["deals"]
     assert pulka.created_by.username == {"secretary": "serhii", "owner": "olena"}[persona]
     page = as_persona(persona).get(response["Location"]).content.decode()
     assert "The file was imported as table 1." in page
 
 
-def test_an_import_through_htmx_redirects_the_whole_page(as_persona, session_a):
-    response = as_persona("secretary").post(import_url(session_a), golden_upload(), headers=HTMX)
+def test_an_import_through_htmx_redirects_the_whole_page(as_persona, evening_a):
+    response = as_persona("secretary").post(import_url(evening_a), golden_upload(), headers=HTMX)
 
     pulka = Pulka.objects.get()
     assert response.status_code == 200
@@ -253,12 +253,12 @@ BAD_FILES = [
 @pytest.mark.parametrize("htmx", [False, True])
 @pytest.mark.parametrize(("content", "message"), BAD_FILES)
 def test_a_bad_file_is_refused_with_the_reason_and_saves_nothing(
-    as_persona, session_a, content, message, htmx
+    as_persona, evening_a, content, message, htmx
 ):
     before = stored_rows()
 
     response = as_persona("secretary").post(
-        import_url(session_a), upload(content), headers=HTMX if htmx else {}
+        import_url(evening_a), upload(content), headers=HTMX if htmx else {}
     )
 
     assert response.status_code == 200
@@ -269,8 +269,8 @@ def test_a_bad_file_is_refused_with_the_reason_and_saves_nothing(
     assert stored_rows() == before
 
 
-def test_a_post_without_a_file_asks_for_one(as_persona, session_a):
-    response = as_persona("secretary").post(import_url(session_a), {}, headers=HTMX)
+def test_a_post_without_a_file_asks_for_one(as_persona, evening_a):
+    response = as_persona("secretary").post(import_url(evening_a), {}, headers=HTMX)
 
     assert response.status_code == 200
     assert "This field is required." in response.content.decode()
@@ -286,12 +286,12 @@ def test_a_post_without_a_file_asks_for_one(as_persona, session_a):
     ],
 )
 def test_a_file_in_another_format_is_refused_in_the_secretarys_language(
-    as_persona, session_a, language, lead
+    as_persona, evening_a, language, lead
 ):
     content = json.dumps({**load(GOOD[0]), "colour": "red"}).encode()
 
     response = as_persona("secretary").post(
-        import_url(session_a), upload(content), headers={**HTMX, "accept-language": language}
+        import_url(evening_a), upload(content), headers={**HTMX, "accept-language": language}
     )
 
     assert " ".join(alert_text(response).split()) == lead

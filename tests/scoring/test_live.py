@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring import engine
-from tests.conftest import HTMX, make_pulka, make_session, record
+from tests.conftest import HTMX, make_evening, make_pulka, record
 from tests.scoring.conftest import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
@@ -25,14 +25,14 @@ def no_replay(monkeypatch):
 
 def test_an_unchanged_pulka_answers_204_without_replaying(as_persona, pulka, no_replay):
     client = as_persona("player")
-    client.get("/")  # the session and the user are loaded once, like on any page
+    client.get("/")  # the evening and the user are loaded once, like on any page
 
     with CaptureQueriesContext(connection) as queries:
         response = _live(client, pulka, pulka.version)
 
     assert response.status_code == 204
     assert response.content == b""
-    # session, user, club with the role, the pulka's version
+    # evening, user, club with the role, the pulka's version
     assert len(queries) <= 4
 
 
@@ -75,7 +75,7 @@ def test_a_poll_for_a_pulka_one_may_not_see_is_404(as_persona, pulka, persona):
 
 
 def test_a_poll_for_another_clubs_pulka_is_404(as_persona, club_b):
-    other = make_pulka(make_session(club_b), names=("Ira", "Oleh", "Taras"))
+    other = make_pulka(make_evening(club_b), names=("Ira", "Oleh", "Taras"))
 
     response = as_persona("player").get(f"/c/sochi/p/{other.pk}/live/?v=1", headers=HTMX)
 
@@ -83,7 +83,7 @@ def test_a_poll_for_another_clubs_pulka_is_404(as_persona, club_b):
 
 
 def test_anyone_may_watch_a_public_pulka(client, public_club):
-    pulka = make_pulka(make_session(public_club))
+    pulka = make_pulka(make_evening(public_club))
 
     assert _live(client, pulka, pulka.version).status_code == 204
     assert _live(client, pulka, 0).status_code == 200
@@ -96,19 +96,19 @@ def test_the_live_url_without_htmx_leads_to_the_page(as_persona, pulka):
     assert response["Location"] == pulka.get_absolute_url()
 
 
-def test_the_session_page_polls_cheaply(as_persona, session_a, no_replay):
+def test_the_session_page_polls_cheaply(as_persona, evening_a, no_replay):
     client = as_persona("player")
-    url = f"/c/{session_a.club.slug}/s/{session_a.pk}/"
+    url = f"/c/{evening_a.club.slug}/s/{evening_a.pk}/"
 
     response = client.get(url + "?v=0-0", headers=HTMX)
 
     assert response.status_code == 204
 
 
-def test_the_session_page_sends_the_tables_when_something_changed(as_persona, session_a):
-    pulka = make_pulka(session_a)
+def test_the_session_page_sends_the_tables_when_something_changed(as_persona, evening_a):
+    pulka = make_pulka(evening_a)
     client = as_persona("player")
-    url = f"/c/{session_a.club.slug}/s/{session_a.pk}/"
+    url = f"/c/{evening_a.club.slug}/s/{evening_a.pk}/"
     token = f"1-{pulka.version}"
     record(pulka, SIX_BY_BORIS)
 

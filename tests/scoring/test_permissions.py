@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Deal
-from tests.conftest import HTMX, make_pulka, make_session, record
+from tests.conftest import HTMX, make_evening, make_pulka, record
 from tests.scoring.conftest import SIX_BY_BORIS, deal_post
 
 pytestmark = pytest.mark.django_db
@@ -109,7 +109,7 @@ def test_secretaries_and_owners_may_write(as_persona, played, persona, method, p
 
 @pytest.mark.parametrize(("method", "path", "data"), WRITES)
 def test_anonymous_on_a_public_club_is_sent_to_log_in(client, public_club, method, path, data):
-    pulka = make_pulka(make_session(public_club))
+    pulka = make_pulka(make_evening(public_club))
     record(pulka, SIX_BY_BORIS)
     before = _state(pulka)
 
@@ -121,7 +121,7 @@ def test_anonymous_on_a_public_club_is_sent_to_log_in(client, public_club, metho
 
 
 def test_anonymous_htmx_write_on_a_public_club_redirects_the_page_to_login(client, public_club):
-    pulka = make_pulka(make_session(public_club))
+    pulka = make_pulka(make_evening(public_club))
 
     response = _request(client, pulka, "post", "deals/", "deal", htmx=True)
 
@@ -132,7 +132,7 @@ def test_anonymous_htmx_write_on_a_public_club_redirects_the_page_to_login(clien
 
 @pytest.mark.parametrize(("method", "path", "data"), READS)
 def test_anonymous_reads_a_public_club(client, public_club, method, path, data):
-    pulka = make_pulka(make_session(public_club))
+    pulka = make_pulka(make_evening(public_club))
     record(pulka, SIX_BY_BORIS)
 
     response = _request(client, pulka, method, path, data, htmx=False)
@@ -143,8 +143,8 @@ def test_anonymous_reads_a_public_club(client, public_club, method, path, data):
 
 @pytest.mark.parametrize("htmx", [False, True])
 @pytest.mark.parametrize("persona", ["anonymous", "outsider", "player", "secretary", "owner"])
-def test_new_table_view_permissions(as_persona, session_a, persona, htmx):
-    url = f"/c/{session_a.club.slug}/s/{session_a.pk}/tables/new/"
+def test_new_table_view_permissions(as_persona, evening_a, persona, htmx):
+    url = f"/c/{evening_a.club.slug}/s/{evening_a.pk}/tables/new/"
 
     response = as_persona(persona).get(url, headers=HTMX if htmx else {})
 
@@ -162,7 +162,7 @@ def test_new_table_view_permissions(as_persona, session_a, persona, htmx):
 
 @pytest.mark.parametrize("htmx", [False, True])
 def test_a_pulka_of_another_club_is_404_under_this_clubs_address(as_persona, club_a, club_b, htmx):
-    elsewhere = make_pulka(make_session(club_b))
+    elsewhere = make_pulka(make_evening(club_b))
     url = reverse("scoring:pulka-detail", args=[club_a.slug, elsewhere.pk])
 
     response = as_persona("secretary").get(url, headers=HTMX if htmx else {})

@@ -2,7 +2,7 @@ import pytest
 
 from club.models import Role
 from scoring.models import PulkaStatus
-from tests.conftest import HTMX, make_member, make_pulka, make_session, record
+from tests.conftest import HTMX, make_evening, make_member, make_pulka, record
 from tests.scoring.conftest import PASS_OUT_ROUND, SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,7 @@ def test_a_secretary_gets_the_entry_form_with_the_dealer_and_first_hand(as_perso
 
 
 def test_anyone_reads_a_public_club_pulka(client, public_club):
-    pulka = make_pulka(make_session(public_club))
+    pulka = make_pulka(make_evening(public_club))
     record(pulka, SIX_BY_BORIS)
 
     html = client.get(pulka.get_absolute_url()).content.decode()
@@ -73,7 +73,7 @@ def test_anyone_reads_a_public_club_pulka(client, public_club):
 
 
 def test_a_pulka_of_another_club_is_404_even_for_a_member_there(client, pulka, club_b, outsider):
-    other = make_pulka(make_session(club_b), names=("Ira", "Oleh", "Taras"))
+    other = make_pulka(make_evening(club_b), names=("Ira", "Oleh", "Taras"))
     client.force_login(outsider)
 
     response = client.get(f"/c/{club_b.slug}/p/{pulka.pk}/")
@@ -97,8 +97,8 @@ def test_sheet_shows_results_as_if_the_evening_ended_now(as_persona, pulka):
     assert "as if the evening ended now" in html
 
 
-def test_finished_pulka_shows_the_final_settlement(as_persona, session_a):
-    pulka = make_pulka(session_a, rules={"pool_target": 2})
+def test_finished_pulka_shows_the_final_settlement(as_persona, evening_a):
+    pulka = make_pulka(evening_a, rules={"pool_target": 2})
     record(pulka, *PASS_OUT_ROUND)
     pulka.refresh_from_db()
 
@@ -111,7 +111,7 @@ def test_finished_pulka_shows_the_final_settlement(as_persona, session_a):
 
 
 def test_member_of_both_clubs_sees_both(client, pulka, club_b):
-    membership = make_member(pulka.session.club, Role.PLAYER)
+    membership = make_member(pulka.evening.club, Role.PLAYER)
     make_member(club_b, Role.PLAYER, user=membership.user)
     client.force_login(membership.user)
 

@@ -1,5 +1,6 @@
 """The services are the only writers: validation through the engine, locks, caches."""
 
+import datetime
 import threading
 
 import pytest
@@ -8,7 +9,7 @@ from django.db import IntegrityError, connection, transaction
 from club.models import Player
 from scoring import services
 from scoring.models import Deal, DealRevision, PulkaResultCache, PulkaStatus, Seat
-from tests.conftest import make_club, make_player, make_pulka, make_session, record
+from tests.conftest import make_club, make_evening, make_player, make_pulka, make_user, record
 from tests.scoring.conftest import PASS_OUT_ROUND, SIX_BY_BORIS, no_play
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +41,8 @@ def test_a_player_who_is_not_at_the_table_is_refused(pulka):
         record(pulka, stranger)
 
 
-def test_closing_the_last_pool_finishes_and_caches_the_result_with_places(session_a):
-    pulka = make_pulka(session_a, rules={"pool_target": 2})
+def test_closing_the_last_pool_finishes_and_caches_the_result_with_places(evening_a):
+    pulka = make_pulka(evening_a, rules={"pool_target": 2})
 
     record(
         pulka,
@@ -64,8 +65,8 @@ def test_closing_the_last_pool_finishes_and_caches_the_result_with_places(sessio
     }
 
 
-def test_equal_results_share_a_place(session_a):
-    pulka = make_pulka(session_a, rules={"pool_target": 2})
+def test_equal_results_share_a_place(evening_a):
+    pulka = make_pulka(evening_a, rules={"pool_target": 2})
     record(pulka, *PASS_OUT_ROUND)
 
     places = sorted(PulkaResultCache.objects.filter(pulka=pulka).values_list("place", flat=True))
@@ -87,14 +88,14 @@ def test_a_player_holds_one_seat_in_the_database(pulka):
         Seat.objects.create(pulka=pulka, position=3, player=anna)
 
 
-def test_pulka_create_refuses_a_player_twice_and_foreign_players(session_a, club_b):
-    anna = make_player(session_a.club, "Anna")
-    boris = make_player(session_a.club, "Boris")
+def test_pulka_create_refuses_a_player_twice_and_foreign_players(evening_a, club_b):
+    anna = make_player(evening_a.club, "Anna")
+    boris = make_player(evening_a.club, "Boris")
     foreign = make_player(club_b, "Oleh")
 
     with pytest.raises(services.ScoringError, match="only one seat"):
         services.pulka_create(
-            session=session_a,
+            evening=evening_a,
             players=[anna, boris, anna],
             first_dealer=anna,
             rules={},
@@ -102,7 +103,7 @@ def test_pulka_create_refuses_a_player_twice_and_foreign_players(session_a, club
         )
     with pytest.raises(services.ScoringError, match="roster"):
         services.pulka_create(
-            session=session_a,
+            evening=evening_a,
             players=[anna, boris, foreign],
             first_dealer=anna,
             rules={},
@@ -110,23 +111,23 @@ def test_pulka_create_refuses_a_player_twice_and_foreign_players(session_a, club
         )
     with pytest.raises(services.ScoringError, match="3 or 4"):
         services.pulka_create(
-            session=session_a, players=[anna, boris], first_dealer=anna, rules={}, created_by=None
+            evening=evening_a, players=[anna, boris], first_dealer=anna, rules={}, created_by=None
         )
 
 
-def test_tables_are_numbered_per_session(session_a):
-    first = make_pulka(session_a)
-    second = make_pulka(session_a, names=("Gleb", "Dana", "Ira", "Oleh"))
-    elsewhere = make_pulka(make_session(session_a.club))
+def test_tables_are_numbered_per_evening(evening_a):
+    first = make_pulka(evening_a)
+    second = make_pulka(evening_a, names=("Gleb", "Dana", "Ira", "Oleh"))
+    elsewhere = make_pulka(make_evening(evening_a.club))
 
     assert (first.table, second.table, elsewhere.table) == (1, 2, 1)
 
 
-def test_rules_snapshot_is_resolved_and_independent_of_the_club(session_a):
-    club = session_a.club
+def test_rules_snapshot_is_resolved_and_independent_of_the_club(evening_a):
+    club = evening_a.club
     club.rules = {"lone_whister": "gentleman"}
     club.save()
-    pulka = make_pulka(session_a, rules=club.default_rules())
+    pulka = make_pulka(evening_a, rules=club.default_rules())
 
     club.rules = {}
     club.save()
@@ -149,9 +150,9 @@ def test_deleting_the_first_deal_moves_the_others_up(pulka):
     ]
 
 
-def test_deleting_a_deal_that_later_deals_depend_on_is_refused(session_a):
+def test_deleting_a_deal_that_later_deals_depend_on_is_refused(evening_a):
     club = make_club()
-    pulka = make_pulka(make_session(club), names=("A", "B", "C", "D"))
+    pulka = make_pulka(make_evening(club), names=("A", "B", "C", "D"))
     # Deal 2 is dealt by B and declared by A; without deal 1, A would deal it and sit out.
     record(
         pulka,
@@ -170,7 +171,7 @@ def test_deleting_a_deal_that_later_deals_depend_on_is_refused(session_a):
 )
 def test_two_secretaries_at_the_same_moment_both_deals_are_kept():
     club = make_club()
-    pulka = make_pulka(make_session(club))
+    pulka = make_pulka(make_evening(club))
     raspasy = {"kind": "raspasy", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
     barrier = threading.Barrier(2)
     errors = []
@@ -192,3 +193,41 @@ def test_two_secretaries_at_the_same_moment_both_deals_are_kept():
 
     assert errors == []
     assert list(Deal.objects.filter(pulka=pulka).values_list("number", flat=True)) == [1, 2]
+
+
+def test_club_rules_update_keeps_the_pool_target_in_its_column():
+    club = make_club()
+
+    services.club_rules_update(club=club, rules={"pool_target": 50, "help": False})
+
+    club.refresh_from_db()
+    assert club.pool_target == 50
+    assert club.rules["help"] is False
+    assert "pool_target" not in club.rules
+    assert club.default_rules()["pool_target"] == 50
+
+
+def test_club_rules_update_refuses_conventions_the_engine_does_not_know():
+    club = make_club(name="Kept")
+
+    with pytest.raises(services.ScoringError):
+        services.club_rules_update(club=club, rules={"pool_target": 10, "x": 1})
+
+    club.refresh_from_db()
+    assert "x" not in club.rules
+
+
+def test_evening_create_and_update_write_what_was_given():
+    club = make_club()
+    user = make_user()
+
+    evening = services.evening_create(
+        club=club, date=datetime.date(2024, 5, 17), venue=" Hall ", notes="", created_by=user
+    )
+    services.evening_update(
+        evening=evening, date=datetime.date(2024, 5, 18), venue="Room", notes="x"
+    )
+
+    evening.refresh_from_db()
+    assert (evening.club, evening.created_by) == (club, user)
+    assert (evening.date, evening.venue, evening.notes) == (datetime.date(2024, 5, 18), "Room", "x")

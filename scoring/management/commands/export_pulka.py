@@ -23,7 +23,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, pulka_id: int, sheet: bool, output: str | None, **options) -> None:
         try:
-            pulka = Pulka.objects.select_related("session__club").get(pk=pulka_id)
+            pulka = Pulka.objects.select_related("evening__club").get(pk=pulka_id)
         except Pulka.DoesNotExist as exc:
             raise CommandError(_("There is no pulka %(id)s.") % {"id": pulka_id}) from exc
         document = exchange.sheet_document(pulka) if sheet else exchange.pulka_document(pulka)

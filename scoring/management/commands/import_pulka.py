@@ -7,33 +7,33 @@ import sys
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from club.models import Session
 from scoring import exchange, services
+from scoring.models import Evening
 from scoring.services import ScoringError
 
 
 class Command(BaseCommand):
     help = (
-        "Import a pulka/1 JSON file as a new table of the session SESSION_ID. "
+        "Import a pulka/1 JSON file as a new table of the evening SESSION_ID. "
         "Prints the new pulka's id and the path of its page. Nothing is saved on an error."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("session_id", type=int, help="the evening (session) to add it to")
+        parser.add_argument("evening_id", type=int, help="the evening (evening) to add it to")
         parser.add_argument("file", help='the pulka/1 file, or "-" to read standard input')
 
-    def handle(self, *args, session_id: int, file: str, **options) -> None:
+    def handle(self, *args, evening_id: int, file: str, **options) -> None:
         try:
-            session = Session.objects.select_related("club").get(pk=session_id)
-        except Session.DoesNotExist as exc:
-            raise CommandError(_("There is no session %(id)s.") % {"id": session_id}) from exc
+            evening = Evening.objects.select_related("club").get(pk=evening_id)
+        except Evening.DoesNotExist as exc:
+            raise CommandError(_("There is no evening %(id)s.") % {"id": evening_id}) from exc
         try:
             if file == "-":
                 document = exchange.read_upload(sys.stdin.buffer)
             else:
                 with open(file, "rb") as f:
                     document = exchange.read_upload(f)
-            pulka = services.pulka_import(session=session, document=document, imported_by=None)
+            pulka = services.pulka_import(evening=evening, document=document, imported_by=None)
         except OSError as exc:
             raise CommandError(
                 _("Cannot read %(file)s: %(problem)s")

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class CompetitionConfig(AppConfig):
+    name = "competition"
+    verbose_name = _("Competition")
+
+    def ready(self) -> None:
+        from competition import receivers  # noqa: F401  (connects to scoring's signals)

@@ -1,0 +1,175 @@
+"""League pages: the club's leagues, a league's ranking and its exports, and the league form.
+
+Reading follows the club (anyone for a public club, members for a private one); creating and
+editing needs a secretary. The ranking reads only the result caches (competition.league).
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import cached_property
+
+import tablib
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+from django_tables2 import RequestConfig
+
+from club.access import ClubAccess, get_club_for_user
+from club.models import Role
+from club.rendering import render_page
+from competition import league as leagues
+from competition.models import League
+from competition.tables import PER_PAGE, StandingTable
+
+EXPORTS = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def _context(access: ClubAccess, **extra) -> dict:
+    role_label = Role(access.role).label if access.role else ""
+    return {"club": access.club, "access": access, "role_label": role_label, **extra}
+
+
+def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+    """After a valid form: a redirect, or for htmx a client-side one (never a 302 to htmx)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def _tables(
+    request: HttpRequest, league: League, ranking: leagues.Ranking, *, export: bool = False
+) -> tuple[StandingTable, StandingTable | None]:
+    """The ranked and the unranked table (None: nobody is below the minimum), sorted as the
+    request asks; paginated for the page."""
+    ranked, unranked = StandingTable.pair(ranking, league=league, export=export)
+    config = RequestConfig(request, paginate=False if export else {"per_page": PER_PAGE})
+    for table in (ranked, unranked):
+        if table is not None:
+            config.configure(table)
+    return ranked, unranked
+
+
+class RankingTables:
+    """The page's tables, built on first use: the page's fragment cache (keyed by the
+    ranking's version, the URL and the language) mostly has their HTML already."""
+
+    def __init__(self, request: HttpRequest, league: League, ranking: leagues.Ranking) -> None:
+        self.request, self.league, self.ranking = request, league, ranking
+
+    @cached_property
+    def pair(self) -> tuple[StandingTable, StandingTable | None]:
+        return _tables(self.request, self.league, self.ranking)
+
+    @property
+    def ranked(self) -> StandingTable:
+        return self.pair[0]
+
+    @property
+    def unranked(self) -> StandingTable | None:
+        return self.pair[1]
+
+    @property
+    def export_query(self) -> str:
+        """The sort of the page, for the export links (not its page numbers)."""
+        query = self.request.GET.copy()
+        for table in self.pair:
+            if table is not None:
+                query.pop(table.prefixed_page_field, None)
+        return query.urlencode()
+
+
+@require_GET
+def league_list(request: HttpRequest, club_slug: str) -> HttpResponse:
+    access = get_club_for_user(request, club_slug)
+    items = [
+        (league, leagues.rule_sentence(league)) for league in leagues.leagues_for_club(access.club)
+    ]
+    context = _context(access, leagues=items)
+    return render_page(request, "competition/league_list.html", context, fragment="leagues")
+
+
+@require_GET
+def league_detail(request: HttpRequest, club_slug: str, league_id: int) -> HttpResponse:
+    access = get_club_for_user(request, club_slug)
+    league = leagues.league_for_club(access.club, league_id)
+    ranking = leagues.league_ranking(league)
+    context = _context(
+        access,
+        league=league,
+        rule=leagues.rule_sentence(league),
+        ranking=ranking,
+        tables=RankingTables(request, league, ranking),
+        cache_seconds=leagues.CACHE_SECONDS,
+    )
+    return render_page(request, "competition/league_detail.html", context, fragment="ranking")
+
+
+@require_GET
+def league_export(request: HttpRequest, club_slug: str, league_id: int, fmt: str) -> HttpResponse:
+    """The page's rows, ranked then unranked, as CSV or XLSX (sorted as the page is)."""
+    access = get_club_for_user(request, club_slug)
+    if fmt not in EXPORTS:
+        raise Http404
+    league = leagues.league_for_club(access.club, league_id)
+    ranked, unranked = _tables(request, league, leagues.league_ranking(league), export=True)
+    rows = list(ranked.export_rows())
+    if unranked is not None:
+        rows += unranked.export_rows()
+    dataset = tablib.Dataset(*rows, headers=ranked.export_headers(), title=_("Ranking"))
+    content = dataset.export(fmt)
+    if fmt == "csv":
+        content = "\ufeff" + content  # the byte order mark: Excel then reads UTF-8 names
+    response = HttpResponse(content, content_type=EXPORTS[fmt])
+    response["Content-Disposition"] = content_disposition_header(True, f"{league.name}.{fmt}")
+    return response
+
+
+def _form_page(
+    request: HttpRequest, access: ClubAccess, form: leagues.LeagueForm, league: League | None
+) -> HttpResponse:
+    context = _context(access, form=form, league=league)
+    return render_page(request, "competition/league_form.html", context, fragment="form")
+
+
+@require_http_methods(["GET", "POST"])
+def league_create(request: HttpRequest, club_slug: str) -> HttpResponse:
+    access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
+    if request.method != "POST":
+        return _form_page(request, access, leagues.LeagueForm(), None)
+    form = leagues.LeagueForm(request.POST)
+    if form.is_valid():
+        try:
+            league = leagues.league_create(club=access.club, **form.settings())
+        except leagues.LeagueError as exc:
+            exc.add_to_form(form)
+        else:
+            messages.success(request, _("%(league)s is open.") % {"league": league.name})
+            return _redirect(request, league.get_absolute_url())
+    return _form_page(request, access, form, None)
+
+
+@require_http_methods(["GET", "POST"])
+def league_edit(request: HttpRequest, club_slug: str, league_id: int) -> HttpResponse:
+    access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
+    league = leagues.league_for_club(access.club, league_id)
+    if request.method != "POST":
+        return _form_page(request, access, leagues.LeagueForm(instance=league), league)
+    # A copy: an invalid form must not rename the league in the page header.
+    form = leagues.LeagueForm(request.POST, instance=copy.copy(league))
+    if form.is_valid():
+        try:
+            league = leagues.league_update(league=league, **form.settings())
+        except leagues.LeagueError as exc:
+            exc.add_to_form(form)
+        else:
+            messages.success(request, _("%(league)s is saved.") % {"league": league.name})
+            return _redirect(request, league.get_absolute_url())
+    return _form_page(request, access, form, league)

@@ -1,0 +1,21 @@
+from django.urls import path
+
+from competition import league_views, profile_views
+
+app_name = "competition"
+
+L = "c/<slug:club_slug>/leagues/"
+
+urlpatterns = [
+    path("ratings/", profile_views.ratings_help, name="ratings-help"),
+    path(L, league_views.league_list, name="leagues"),
+    path(L + "new/", league_views.league_create, name="league-create"),
+    path(L + "<int:league_id>/", league_views.league_detail, name="league-detail"),
+    path(L + "<int:league_id>/edit/", league_views.league_edit, name="league-edit"),
+    path(L + "<int:league_id>/export.<str:fmt>", league_views.league_export, name="league-export"),
+    path(
+        "c/<slug:club_slug>/players/<int:player_id>/",
+        profile_views.player_detail,
+        name="player-detail",
+    ),
+]

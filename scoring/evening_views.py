@@ -1,0 +1,151 @@
+"""The club's evenings: the club page with its running tables, an evening and its tables,
+and the club's default conventions, which new tables copy.
+
+Every view starts with the tenant gate and scopes each lookup by the club. Forms
+post-redirect-get without JavaScript; with htmx they swap their fragment or follow an
+HX-Redirect. Spectators' polls answer 204 while nothing changed.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from club import selectors as club_selectors
+from club.access import get_club_for_user
+from club.models import Role
+from club.rendering import club_context, redirect_after_form, render_page, wants_fragment
+from scoring import selectors, services
+from scoring.forms import EveningForm, PulkaCreateForm, PulkaImportForm, RulesForm
+from scoring.services import ScoringError
+
+EVENINGS_PER_PAGE = 20
+
+
+@require_GET
+def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The club's home: its running tables, its evenings (paged with htmx) and the roster."""
+    access = get_club_for_user(request, club_slug)
+    club = access.club
+    evenings = Paginator(selectors.evenings_for_club(club), EVENINGS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    context = club_context(access, evenings=evenings)
+    if not wants_fragment(request):
+        context["live_token"] = selectors.club_live_token(club)
+        context["running_tables"] = selectors.running_tables_for_club(club)
+        context["roster"] = club_selectors.club_roster(club)
+        if access.can_record:
+            context["form"] = EveningForm()
+    return render_page(request, "scoring/club_detail.html", context, fragment="evenings")
+
+
+@require_GET
+def club_running(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The club's running tables, for the club page's poll: 204 while nothing changed."""
+    access = get_club_for_user(request, club_slug)
+    if not wants_fragment(request):
+        return redirect(access.club.get_absolute_url())
+    token = selectors.club_live_token(access.club)
+    if request.GET.get("v") == token:
+        return HttpResponse(status=204)
+    context = club_context(
+        access, live_token=token, running_tables=selectors.running_tables_for_club(access.club)
+    )
+    return render_page(request, "scoring/club_detail.html", context, fragment="running")
+
+
+@require_http_methods(["GET", "POST"])
+def club_rules(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The club's default conventions: every new table starts with them."""
+    access = get_club_for_user(request, club_slug, role=Role.OWNER)
+    club = access.club
+    notice = None
+    form = RulesForm(request.POST or None, prefix="rules", rules=club.default_rules())
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = services.club_rules_update(club=club, rules=form.rules)
+        except ScoringError as exc:
+            form.add_error(None, exc.message)
+        else:
+            notice = _("The club's conventions are saved.")
+            if not wants_fragment(request):
+                messages.success(request, notice)
+                return redirect("scoring:club-rules", club.slug)
+            form = RulesForm(prefix="rules", rules=club.default_rules())
+    context = club_context(access, rules_form=form, notice=notice)
+    return render_page(request, "scoring/club_rules.html", context, fragment="form")
+
+
+@require_http_methods(["GET", "POST"])
+def evening_create(request: HttpRequest, club_slug: str) -> HttpResponse:
+    access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
+    club = access.club
+    if request.method == "POST":
+        form = EveningForm(request.POST)
+        if form.is_valid():
+            evening = services.evening_create(
+                club=club,
+                date=form.cleaned_data["date"],
+                venue=form.cleaned_data["venue"],
+                notes=form.cleaned_data["notes"],
+                created_by=request.user,
+            )
+            messages.success(request, _("The evening is open: add its tables."))
+            return redirect_after_form(request, evening.get_absolute_url())
+    else:
+        form = EveningForm()
+    context = club_context(access, form=form, evening=None)
+    return render_page(request, "scoring/evening_form.html", context, fragment="form")
+
+
+@require_GET
+def evening_detail(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
+    access = get_club_for_user(request, club_slug)
+    club = access.club
+    evening = selectors.evening_for_club(club, evening_id)
+    token = selectors.evening_live_token(evening)
+    if wants_fragment(request) and request.GET.get("v") == token:
+        # A spectator's poll and nothing changed: no replay, nothing to swap.
+        return HttpResponse(status=204)
+    tables = selectors.evening_tables(evening)
+    context = club_context(
+        access,
+        evening=evening,
+        tables=tables,
+        any_running=any(table.pulka.is_running for table in tables),
+        live_token=token,
+    )
+    if access.can_record and not wants_fragment(request):
+        context["new_table_form"] = PulkaCreateForm(club=club)
+        context["import_form"] = PulkaImportForm()
+    return render_page(request, "scoring/evening_detail.html", context, fragment="tables")
+
+
+@require_http_methods(["GET", "POST"])
+def evening_edit(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
+    access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
+    club = access.club
+    evening = selectors.evening_for_club(club, evening_id)
+    if request.method == "POST":
+        # A copy: an invalid form must not change the evening shown in the page.
+        form = EveningForm(request.POST, instance=copy.copy(evening))
+        if form.is_valid():
+            evening = services.evening_update(
+                evening=evening,
+                date=form.cleaned_data["date"],
+                venue=form.cleaned_data["venue"],
+                notes=form.cleaned_data["notes"],
+            )
+            messages.success(request, _("The evening is saved."))
+            return redirect_after_form(request, evening.get_absolute_url())
+    else:
+        form = EveningForm(instance=evening)
+    context = club_context(access, form=form, evening=evening)
+    return render_page(request, "scoring/evening_form.html", context, fragment="form")
