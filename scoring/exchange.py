@@ -23,7 +23,7 @@ MAX_UPLOAD_BYTES = 1_048_576
 
 def pulka_document(pulka: Pulka) -> dict[str, Any]:
     """The pulka/1 document of a stored pulka: importing it gives the same pulka again."""
-    names = selectors.pulka_names(pulka)
+    names = pulka.names
     deals = Deal.objects.filter(pulka=pulka).order_by("number")
     return {
         "format": "pulka/1",

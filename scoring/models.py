@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Player
@@ -92,6 +93,11 @@ class Pulka(models.Model):
     @property
     def is_running(self) -> bool:
         return self.status == PulkaStatus.RUNNING
+
+    @cached_property
+    def names(self) -> list[str]:
+        """The players' names in seat order (clockwise): one small query, once per object."""
+        return list(self.seats.order_by("position").values_list("player__name", flat=True))
 
     def engine_rules(self) -> engine.Rules:
         return engine.rules_from_dict(self.rules)

@@ -23,8 +23,9 @@ from scoring.models import (
 
 
 def _pulkas() -> QuerySet[Pulka]:
+    seats = Seat.objects.select_related("player").order_by("position")
     return Pulka.objects.select_related("evening", "evening__club").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch("seats", queryset=seats, to_attr="seat_list"),
     )
 
 
@@ -38,33 +39,17 @@ def pulka_with_role(user, club_slug: str, pulka_id: int) -> Pulka | None:
     """The pulka of that club, and the user's role there as ``member_role``.
 
     One query for what the tenant gate and every pulka view need (None: no such pulka
-    there); the names at the table come with the first `pulka_names`.
+    there); the names at the table come with the first read of `pulka.names`.
     """
     pulkas = (
         Pulka.objects.select_related("evening__club")
         .filter(pk=pulka_id, evening__club__slug=club_slug)
-        .annotate(member_role=member_role(user))
+        .annotate(member_role=member_role(user, club="evening__club"))
     )
     try:
         return pulkas.get()
     except Pulka.DoesNotExist:
         return None
-
-
-def pulka_names(pulka: Pulka) -> list[str]:
-    """The players' names in seat order (clockwise), read once per pulka object.
-
-    From the prefetched seats of a list of tables, else in one small query.
-    """
-    names = getattr(pulka, "seat_names", None)
-    if names is None:
-        if "seats" in getattr(pulka, "_prefetched_objects_cache", {}):
-            names = [seat.player.name for seat in pulka.seats.all()]
-        else:
-            seats = pulka.seats.order_by("position")
-            names = list(seats.values_list("player__name", flat=True))
-        pulka.seat_names = names
-    return names
 
 
 def pulka_deals(pulka: Pulka) -> list[Deal]:
@@ -81,9 +66,15 @@ def engine_deals(pulka: Pulka, names: list[str]) -> list[engine.Deal]:
     return [engine_deal(names, *row) for row in rows]
 
 
-def pulka_sheet(pulka: Pulka, deals: list[Deal] | None = None) -> engine.Sheet:
-    """Replay the pulka's deals through the engine: the sheet is never stored."""
-    names = pulka_names(pulka)
+def pulka_sheet(
+    pulka: Pulka, deals: list[Deal] | None = None, names: list[str] | None = None
+) -> engine.Sheet:
+    """Replay the pulka's deals through the engine: the sheet is never stored.
+
+    `deals` and `names` are read when not given (a list of tables has them prefetched).
+    """
+    if names is None:
+        names = pulka.names
     if deals is None:
         deals = pulka_deals(pulka)
     return engine.compute_sheet(
@@ -137,8 +128,9 @@ def _tables(pulkas: QuerySet[Pulka]) -> list[Table]:
     )
     tables = []
     for pulka in pulkas:
-        names = pulka_names(pulka)
-        tables.append(Table(pulka=pulka, names=names, sheet=pulka_sheet(pulka, pulka.deal_list)))
+        names = [seat.player.name for seat in pulka.seat_list]
+        sheet = pulka_sheet(pulka, pulka.deal_list, names)
+        tables.append(Table(pulka=pulka, names=names, sheet=sheet))
     return tables
 
 

@@ -243,7 +243,7 @@ def deal_record(
     running = Pulka.objects.filter(pk=pulka.pk, status=PulkaStatus.RUNNING)
     if not running.update(version=F("version") + 1):
         raise ScoringError(_("This pulka is over: no deal can be added to it."))
-    names = selectors.pulka_names(pulka)
+    names = pulka.names
     deals = selectors.engine_deals(pulka, names)
     number = len(deals) + 1
     new = _parse_deal(data, number)

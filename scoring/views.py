@@ -96,7 +96,7 @@ def _context(
     mode: str = "new",
     target: Deal | None = None,
 ) -> dict:
-    names = selectors.pulka_names(pulka)
+    names = pulka.names
     if deals is None:
         deals = selectors.pulka_deals(pulka)
     if sheet is None:
@@ -156,7 +156,7 @@ def pulka_drawing_view(request: HttpRequest, club_slug: str, pulka_id: int) -> H
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     if not wants_fragment(request):
         return redirect(pulka.get_absolute_url())
-    names = selectors.pulka_names(pulka)
+    names = pulka.names
     sheet = selectors.pulka_sheet(pulka)
     context = {"club": access.club, "pulka": pulka, "drawing": pulka_drawing(sheet, names)}
     response = render(request, "scoring/_drawing.html", context)
@@ -170,7 +170,7 @@ def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRespon
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     if not wants_fragment(request):
         return redirect(pulka.get_absolute_url())
-    names = selectors.pulka_names(pulka)
+    names = pulka.names
     sheet = selectors.pulka_sheet(pulka)
     form = _new_deal_form(pulka, names, sheet, data=request.GET)
     context = {"club": access.club, "pulka": pulka, "form": form, "urls": _urls(pulka)}
@@ -181,7 +181,7 @@ def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRespon
 @require_POST
 def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
-    names = selectors.pulka_names(pulka)
+    names = pulka.names
     # The posted form carries its own rotation dealer; the service replays the pulka, so
     # the sheet is computed once per entry, after the deal is saved.
     form = DealForm(
@@ -261,7 +261,7 @@ def _after_change(request, access, pulka, message: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
-    names = selectors.pulka_names(pulka)
+    names = pulka.names
     deals = selectors.pulka_deals(pulka)
     deal = _deal_for(pulka, deals, number)
     sheet = selectors.pulka_sheet(pulka, deals)
@@ -332,7 +332,7 @@ def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRe
         "access": access,
         "pulka": pulka,
         "evening": pulka.evening,
-        "names": selectors.pulka_names(pulka),
+        "names": pulka.names,
         "revisions": revisions,
         "number": int(number) if number.isdigit() else None,
     }
@@ -369,7 +369,7 @@ def pulka_rules(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
         "access": access,
         "pulka": pulka,
         "evening": pulka.evening,
-        "names": selectors.pulka_names(pulka),
+        "names": pulka.names,
         "form": form,
         "editable": editable,
     }

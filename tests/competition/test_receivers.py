@@ -63,7 +63,7 @@ def test_a_rebuild_that_announces_nothing_leaves_the_ratings_alone(announced):
     PulkaResultCache.objects.all().delete()
 
     sheet = selectors.pulka_sheet(pulka)
-    services.result_cache_rebuild(pulka, selectors.pulka_names(pulka), sheet, announce=False)
+    services.result_cache_rebuild(pulka, pulka.names, sheet, announce=False)
 
     assert announced == []
     assert PulkaResultCache.objects.filter(pulka=pulka).count() == 3

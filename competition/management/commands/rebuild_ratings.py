@@ -79,5 +79,5 @@ def _rebuild_results(club: Club) -> int:
             sheet = selectors.pulka_sheet(pulka)
         except engine.PulkaError as exc:
             raise CommandError(f"Pulka {pulka.pk} cannot be replayed: {exc}") from exc
-        services.result_cache_rebuild(pulka, selectors.pulka_names(pulka), sheet, announce=False)
+        services.result_cache_rebuild(pulka, pulka.names, sheet, announce=False)
     return len(pulkas)
