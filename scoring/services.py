@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from club.models import Player, Session
 from scoring import engine, ratings, selectors
+from scoring.messages import problem_text
 from scoring.models import (
     Deal,
     DealRevision,
@@ -68,10 +69,8 @@ def _replay(pulka: Pulka, names: list[str], deals: Sequence[engine.Deal]) -> eng
 
 
 def engine_message(exc: engine.PulkaError) -> str:
-    """The engine's message for the secretary (translated where the UI knows the problem)."""
-    from scoring.messages import translate_problem
-
-    problem = translate_problem(exc)
+    """The engine's problem for the secretary, in her language, with the deal it is about."""
+    problem = problem_text(exc)
     if exc.deal_number is None:
         return problem
     return _("Deal %(number)s: %(problem)s") % {"number": exc.deal_number, "problem": problem}

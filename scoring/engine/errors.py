@@ -91,7 +91,6 @@ MESSAGES: dict[str, str] = {
         "%(player)s deals and sits out on the talon, so takes no tricks in a game"
     ),
     "tricks_unknown_player": "unknown player '%(player)s' in tricks",
-    "tricks_not_playing": "%(player)s does not play this deal, so has no tricks",
     "tricks_missing": "tricks missing for %(player)s",
     "tricks_range": "tricks of %(player)s must be a whole number from 0 to 10, not %(value)s",
     "tricks_sum": "%(tricks)s = %(total)s tricks, a deal has %(expected)s",
