@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scoring import engine  # noqa: E402
 from scoring.engine import Deal, PulkaError, Rules, compute_sheet  # noqa: E402
 
-RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
-SUITS = ("S", "C", "D", "H")
-CARDS = [r + s for r in RANKS for s in SUITS]
+CARDS = [r + s for r in engine.RANKS for s in engine.CARD_SUITS]
+W, P, H = engine.WHIST, engine.PASS, engine.HALF
 
 
 def split(rng: random.Random, total: int, parts: int) -> list[int]:
@@ -49,26 +49,26 @@ def random_deal(
             tricks = dict(zip(active, counts, strict=True)) | {dealer: sitter}
         else:
             tricks = dict(zip(players, split(rng, 10, 3), strict=True))
-        return Deal("raspasy", tricks=tricks, dealer=dealer_key)
+        return Deal(engine.RASPASY, tricks=tricks, dealer=dealer_key)
     declarer = rng.choice(active)
     if roll < 0.3:  # misère
         taken = 0 if rng.random() < 0.7 else rng.randint(1, 3)
-        return Deal("misere", declarer, tricks={declarer: taken}, dealer=dealer_key)
+        return Deal(engine.MISERE, declarer, tricks={declarer: taken}, dealer=dealer_key)
     level = rng.choice((6, 6, 6, 7, 7, 8, 8, 9, 10))
-    contract = f"{level}{rng.choice(('S', 'C', 'D', 'H', 'NT'))}"
+    contract = f"{level}{rng.choice(engine.SUITS)}"
     i = players.index(declarer)
     defenders = [players[(i + k) % n] for k in range(1, n)]
     defenders = [p for p in defenders if not (n == 4 and p == dealer)]
     d1, d2 = defenders
-    patterns = [("whist", "whist"), ("whist", "pass"), ("pass", "whist"), ("pass", "pass")]
+    patterns = [(W, W), (W, P), (P, W), (P, P)]
     weights = [3, 3, 2, 2]
     if level in rules.half_whist_levels:
-        patterns.append(("pass", "half"))
+        patterns.append((P, H))
         weights.append(1)
     c1, c2 = rng.choices(patterns, weights)[0]
     calls = {d1: c1, d2: c2}
     tricks = None
-    if "whist" in (c1, c2):
+    if W in (c1, c2):
         made = rng.random() < 0.75
         td = rng.randint(level, 10) if made else rng.randint(max(0, level - 3), level - 1)
         t1, t2 = split(rng, 10 - td, 2)
@@ -78,32 +78,32 @@ def random_deal(
         talon = tuple(rng.sample(CARDS, 2))
     elif rng.random() < 0.3:
         quick = rng.randint(0, 3)
-    return Deal("game", declarer, contract, calls, tricks, talon, quick, dealer_key)
+    return Deal(engine.GAME, declarer, contract, calls, tricks, talon, quick, dealer_key)
 
 
 def random_rules(rng: random.Random) -> Rules:
     """Random convention options (§14)."""
     return Rules(
         pool_target=rng.choice((10, 20, 30, 50)),
-        consolation=rng.choice(("whisters", "all_opponents")),
-        lone_whister=rng.choice(("greedy", "gentleman")),
-        whist_penalty=rng.choice(("full", "half")),
-        duty1_rule=rng.choice(("second", "both", "split")),
+        consolation=rng.choice(engine.OPTION_CHOICES["consolation"]),
+        lone_whister=rng.choice(engine.OPTION_CHOICES["lone_whister"]),
+        whist_penalty=rng.choice(engine.OPTION_CHOICES["whist_penalty"]),
+        duty1_rule=rng.choice(engine.OPTION_CHOICES["duty1_rule"]),
         personal_quota=rng.random() < 0.2,
         ten_checked=rng.random() < 0.2,
-        half_whist_levels=rng.choice(((6, 7), (6,), ())),
+        half_whist_levels=rng.choice(engine.HALF_WHIST_LEVELS),
         quick_tricks=rng.random() < 0.7,
         raspasy_amnesty=rng.random() < 0.7,
-        raspasy_zero=rng.choice(("mountain", "pool")),
+        raspasy_zero=rng.choice(engine.OPTION_CHOICES["raspasy_zero"]),
         raspasy_progression=rng.choice(((), (1, 2, 3), (1, 2, 4))),
         exit_only_by_made_game=rng.random() < 0.3,
         mountain_floor_zero=rng.random() < 0.2,
         help=rng.random() < 0.8,
-        help_exception=rng.choice(("write_off", "skip_to_next")),
+        help_exception=rng.choice(engine.OPTION_CHOICES["help_exception"]),
         help_excludes_talon_sitter=rng.random() < 0.3,
-        pool_point_value=rng.choice((10, 20)),
-        whister_shortfall=rng.choice(("pair", "own")),
-        raspasy_progression_end=rng.choice(("reset", "repeat_last")),
+        pool_point_value=rng.choice(engine.POOL_POINT_VALUES),
+        whister_shortfall=rng.choice(engine.OPTION_CHOICES["whister_shortfall"]),
+        raspasy_progression_end=rng.choice(engine.OPTION_CHOICES["raspasy_progression_end"]),
     )
 
 
@@ -141,7 +141,7 @@ def pulka_of_100(rng: random.Random) -> tuple[Rules, list[str], list[Deal]]:
             counts = split(rng, 8, 3)
             active = [p for p in players if p != dealer]
             tricks = dict(zip(active, counts, strict=True)) | {dealer: 2}
-            deals[k] = Deal("raspasy", tricks=tricks)
+            deals[k] = Deal(engine.RASPASY, tricks=tricks)
 
 
 def timed(fn, repeat: int) -> list[float]:

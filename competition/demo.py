@@ -46,20 +46,21 @@ PLAYER_NAME = "Оксана"
 
 # The generator of deals --------------------------------------------------------------------
 
-SUITS = ("S", "C", "D", "H", "NT")
-CARDS = tuple(rank + suit for rank in ("A", "K", "Q", "J", "10", "9", "8", "7") for suit in "SCDH")
+SUITS = engine.SUITS
+CARDS = tuple(rank + suit for rank in engine.RANKS for suit in engine.CARD_SUITS)
 # Sixes and sevens are the everyday games; a ten is rare.
 LEVEL_WEIGHTS = {6: 42, 7: 33, 8: 14, 9: 7, 10: 4}
+W, P, H = engine.WHIST, engine.PASS, engine.HALF
 # (first defender, second defender) -> weight, per level: the higher the contract, the more
 # often both defenders pass (the game is written without play).
 CALL_WEIGHTS = {
-    6: {("whist", "whist"): 25, ("whist", "pass"): 35, ("pass", "whist"): 15,
-        ("pass", "pass"): 10, ("pass", "half"): 15},
-    7: {("whist", "whist"): 20, ("whist", "pass"): 35, ("pass", "whist"): 15,
-        ("pass", "pass"): 15, ("pass", "half"): 15},
-    8: {("whist", "whist"): 10, ("whist", "pass"): 25, ("pass", "whist"): 10, ("pass", "pass"): 55},
-    9: {("whist", "whist"): 5, ("whist", "pass"): 20, ("pass", "whist"): 5, ("pass", "pass"): 70},
-    10: {("whist", "pass"): 10, ("pass", "pass"): 90},
+    6: {(W, W): 25, (W, P): 35, (P, W): 15,
+        (P, P): 10, (P, H): 15},
+    7: {(W, W): 20, (W, P): 35, (P, W): 15,
+        (P, P): 15, (P, H): 15},
+    8: {(W, W): 10, (W, P): 25, (P, W): 10, (P, P): 55},
+    9: {(W, W): 5, (W, P): 20, (P, W): 5, (P, P): 70},
+    10: {(W, P): 10, (P, P): 90},
 }  # fmt: skip
 # The declarer's tricks against the contract: usually made, sometimes set by one or two.
 RESULT_WEIGHTS = {-2: 4, -1: 12, 0: 58, 1: 19, 2: 7}
@@ -90,37 +91,37 @@ def random_deal(
     Example::
 
         >>> deal = random_deal(random.Random(1), ["A", "B", "C"], "A", engine.Rules())
-        >>> deal["kind"] in ("game", "misere", "raspasy")
+        >>> deal["kind"] in engine.KINDS
         True
     """
     four = len(players) == 4
-    active = list(engine.deal_shape(rules, players, dealer, "raspasy", "", 6, {}).declarers)
-    kind = _pick(rng, {"game": 76, "misere": 4, "raspasy": 20})
-    if kind == "raspasy":
+    active = list(engine.deal_shape(rules, players, dealer, engine.RASPASY, "", 6, {}).declarers)
+    kind = _pick(rng, {engine.GAME: 76, engine.MISERE: 4, engine.RASPASY: 20})
+    if kind == engine.RASPASY:
         if not four:
-            return {"kind": "raspasy", "tricks": _spread(rng, 10, players)}
+            return {"kind": kind, "tricks": _spread(rng, 10, players)}
         talon = _pick(rng, {0: 60, 1: 30, 2: 10})
-        return {"kind": "raspasy", "tricks": {**_spread(rng, 10 - talon, active), dealer: talon}}
+        return {"kind": kind, "tricks": {**_spread(rng, 10 - talon, active), dealer: talon}}
     declarer = rng.choice(active)
-    if kind == "misere":
+    if kind == engine.MISERE:
         taken = _pick(rng, {0: 80, 1: 14, 2: 6})
-        return {"kind": "misere", "declarer": declarer, "tricks": {declarer: taken}}
+        return {"kind": kind, "declarer": declarer, "tricks": {declarer: taken}}
     level = _pick(rng, LEVEL_WEIGHTS)
     first, second = engine.defenders_in_order(players, declarer, dealer)
     weights = dict(CALL_WEIGHTS[level])
     after_a_pass = engine.deal_shape(
-        rules, players, dealer, "game", declarer, level, {first: "pass"}
+        rules, players, dealer, engine.GAME, declarer, level, {first: engine.PASS}
     )
     if after_a_pass.half_whist is None:
-        weights.pop(("pass", "half"), None)
+        weights.pop((P, H), None)
     calls = _pick(rng, weights)
     deal: dict = {
-        "kind": "game",
+        "kind": engine.GAME,
         "declarer": declarer,
         "contract": f"{level}{rng.choice(SUITS)}",
         "calls": {first: calls[0], second: calls[1]},
     }
-    if "whist" in calls:
+    if engine.WHIST in calls:
         made = min(10, max(0, level + _pick(rng, RESULT_WEIGHTS)))
         deal["tricks"] = {declarer: made, **_spread(rng, 10 - made, (first, second))}
     if rng.random() < 0.3:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scoring import engine
-from scoring.templatetags.pulka import score as _score
+from scoring.formatting import score as _score
 
 __all__ = [
     "Drawing",

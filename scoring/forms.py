@@ -6,48 +6,58 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
+from scoring.formatting import SUIT_SYMBOLS
+from scoring.messages import KIND_WORDS, problem_text
 from scoring.models import Evening
 
 # Labels for every engine option value, in the players' words.
 OPTION_CHOICES: dict[str, list[tuple[str, str]]] = {
     "consolation": [
-        ("whisters", _("to the whisters (and the 4-player dealer)")),
-        ("all_opponents", _("to every opponent, the passer too")),
+        (engine.CONSOLATION_WHISTERS, _("to the whisters (and the 4-player dealer)")),
+        (engine.CONSOLATION_ALL_OPPONENTS, _("to every opponent, the passer too")),
     ],
     "lone_whister": [
-        ("greedy", _("greedy: the lone whister writes for all defensive tricks")),
-        ("gentleman", _("gentleman: split with the passer")),
+        (engine.LONE_WHISTER_GREEDY, _("greedy: the lone whister writes for all defensive tricks")),
+        (engine.LONE_WHISTER_GENTLEMAN, _("gentleman: split with the passer")),
     ],
     "whist_penalty": [
-        ("full", _("responsible: full value per trick short")),
-        ("half", _("half-responsible: half value per trick short")),
+        (engine.WHIST_PENALTY_FULL, _("responsible: full value per trick short")),
+        (engine.WHIST_PENALTY_HALF, _("half-responsible: half value per trick short")),
     ],
     "duty1_rule": [
-        ("second", _("the second whister pays")),
-        ("both", _("both whisters pay")),
-        ("split", _("the whisters split the penalty")),
+        (engine.DUTY1_SECOND, _("the second whister pays")),
+        (engine.DUTY1_BOTH, _("both whisters pay")),
+        (engine.DUTY1_SPLIT, _("the whisters split the penalty")),
     ],
     "half_whist_levels": [
-        ("6,7", _("at six and seven")),
-        ("6", _("at six only")),
-        ("", _("never")),
+        (",".join(str(level) for level in levels), label)
+        for levels, label in zip(
+            engine.HALF_WHIST_LEVELS,
+            (_("at six and seven"), _("at six only"), _("never")),
+            strict=True,
+        )
     ],
     "raspasy_zero": [
-        ("mountain", _("written off the mountain")),
-        ("pool", _("written into the pool")),
+        (engine.RASPASY_ZERO_MOUNTAIN, _("written off the mountain")),
+        (engine.RASPASY_ZERO_POOL, _("written into the pool")),
     ],
     "raspasy_progression_end": [
-        ("reset", _("starts again from the first step")),
-        ("repeat_last", _("stays at the last step")),
+        (engine.PROGRESSION_END_RESET, _("starts again from the first step")),
+        (engine.PROGRESSION_END_REPEAT_LAST, _("stays at the last step")),
     ],
     "help_exception": [
-        ("write_off", _("no help: the rest is written off the mountain")),
-        ("skip_to_next", _("help goes to the next player")),
+        (engine.HELP_EXCEPTION_WRITE_OFF, _("no help: the rest is written off the mountain")),
+        (engine.HELP_EXCEPTION_SKIP_TO_NEXT, _("help goes to the next player")),
     ],
-    "pool_point_value": [("10", _("10 whists")), ("20", _("20 whists"))],
+    "pool_point_value": [
+        (str(value), label)
+        for value, label in zip(
+            engine.POOL_POINT_VALUES, (_("10 whists"), _("20 whists")), strict=True
+        )
+    ],
     "whister_shortfall": [
-        ("pair", _("at most the pair's shortfall")),
-        ("own", _("his own share's shortfall")),
+        (engine.WHISTER_SHORTFALL_PAIR, _("at most the pair's shortfall")),
+        (engine.WHISTER_SHORTFALL_OWN, _("his own share's shortfall")),
     ],
 }
 
@@ -147,7 +157,7 @@ class RulesForm(forms.Form):
         try:
             self.rules = engine.rules_to_dict(engine.rules_from_dict(rules))
         except engine.PulkaError as exc:
-            raise forms.ValidationError(str(exc)) from exc
+            raise forms.ValidationError(problem_text(exc)) from exc
         return cleaned
 
 
@@ -201,16 +211,14 @@ class PulkaCreateForm(forms.Form):
         return cleaned
 
 
-SUIT_CHOICES = [
-    ("S", "♠"),
-    ("C", "♣"),
-    ("D", "♦"),
-    ("H", "♥"),
-    ("NT", _("NT")),
-]
-CALL_LABELS = {"whist": _("whist"), "pass": _("pass"), "half": _("half-whist")}
-CARD_SUITS = {"♠": "S", "♣": "C", "♦": "D", "♥": "H", "S": "S", "C": "C", "D": "D", "H": "H"}
-CARD_RANKS = {"A", "K", "Q", "J", "10", "9", "8", "7"}
+SUIT_CHOICES = [*SUIT_SYMBOLS.items(), (engine.NO_TRUMP, _("NT"))]
+CALL_LABELS = {engine.WHIST: _("whist"), engine.PASS: _("pass"), engine.HALF: _("half-whist")}
+# A card may be typed with the suit's letter or its symbol.
+CARD_SUITS = {
+    **{suit: suit for suit in engine.CARD_SUITS},
+    **{v: k for k, v in SUIT_SYMBOLS.items()},
+}
+CARD_RANKS = frozenset(engine.RANKS)
 
 
 class DealForm(forms.Form):
@@ -222,7 +230,7 @@ class DealForm(forms.Form):
 
     kind = forms.ChoiceField(
         label=_("Deal"),
-        choices=[("game", _("game")), ("misere", _("misère")), ("raspasy", _("raspasy"))],
+        choices=list(KIND_WORDS.items()),
         widget=forms.RadioSelect,
     )
     declarer = forms.TypedChoiceField(
@@ -231,7 +239,7 @@ class DealForm(forms.Form):
     level = forms.TypedChoiceField(
         label=_("Level"),
         coerce=int,
-        choices=[(n, str(n)) for n in range(6, 11)],
+        choices=[(n, str(n)) for n in engine.LEVELS],
         required=False,
         widget=forms.RadioSelect,
     )
@@ -270,9 +278,9 @@ class DealForm(forms.Form):
         self.rules = rules
         seats = [(i, name) for i, name in enumerate(names)]
         base = {
-            "kind": "game",
-            "level": 6,
-            "suit": "S",
+            "kind": engine.GAME,
+            "level": engine.LEVELS[0],
+            "suit": engine.SPADES,
             "quick_tricks": 0,
             "dealer": rotation_dealer,
             "rotation_dealer": rotation_dealer,
@@ -286,7 +294,7 @@ class DealForm(forms.Form):
         for i, name in seats:
             self.fields[f"call_{i}"] = forms.ChoiceField(
                 label=name,
-                choices=[(c, CALL_LABELS[c]) for c in ("whist", "pass", "half")],
+                choices=list(CALL_LABELS.items()),
                 required=False,
                 widget=forms.RadioSelect,
             )
@@ -302,10 +310,10 @@ class DealForm(forms.Form):
         if "declarer" not in self.initial or self.initial["declarer"] not in self.shape["active"]:
             self.initial["declarer"] = self.shape["first_hand"]
         for position, seat in enumerate(self.shape["defenders"]):
-            self.initial.setdefault(f"call_{seat}", "whist" if position == 0 else "pass")
-            choices = ["whist", "pass"]
+            self.initial.setdefault(f"call_{seat}", engine.WHIST if position == 0 else engine.PASS)
+            choices = [engine.WHIST, engine.PASS]
             if position == 1 and self.shape["half_allowed"]:
-                choices.append("half")
+                choices.append(engine.HALF)
             self.fields[f"call_{seat}"].choices = [(c, CALL_LABELS[c]) for c in choices]
 
     # -- what the form looks like for the current choices --------------------------------
@@ -332,15 +340,15 @@ class DealForm(forms.Form):
         rotation = self._seat("rotation_dealer", int(self.initial["rotation_dealer"]))
         dealer = self._seat("dealer", rotation)
         first_hand = (dealer + 1) % n
-        kind = self._value("kind") or "game"
-        if kind not in ("game", "misere", "raspasy"):
-            kind = "game"
+        kind = self._value("kind") or engine.GAME
+        if kind not in engine.KINDS:
+            kind = engine.GAME
         declarer = self._seat("declarer", first_hand)
         level_raw = self._value("level")
-        level = int(level_raw) if level_raw in {"6", "7", "8", "9", "10"} else 6
+        level = int(level_raw) if level_raw in {str(n) for n in engine.LEVELS} else engine.LEVELS[0]
         seat = {name: i for i, name in enumerate(names)}
         shape = engine.deal_shape(
-            self.rules, names, names[dealer], "game", names[first_hand], level, {}
+            self.rules, names, names[dealer], engine.GAME, names[first_hand], level, {}
         )
         active = [seat[name] for name in shape.declarers]
         if declarer not in active:
@@ -350,7 +358,7 @@ class DealForm(forms.Form):
         ]
         calls = {}
         for position, defender in enumerate(defenders):
-            default = "whist" if position == 0 else "pass"
+            default = engine.WHIST if position == 0 else engine.PASS
             calls[names[defender]] = self._value(f"call_{defender}") or str(
                 self.initial.get(f"call_{defender}") or default
             )
@@ -370,7 +378,7 @@ class DealForm(forms.Form):
             "half_allowed": shape.half_whist is not None,
             "played": shape.played,
             "tricks": [seat[name] for name in shape.trick_players],
-            "quick_tricks": kind == "game" and self.rules.quick_tricks,
+            "quick_tricks": kind == engine.GAME and self.rules.quick_tricks,
         }
 
     def call_fields(self) -> list[forms.BoundField]:
@@ -406,13 +414,13 @@ class DealForm(forms.Form):
         shape, names = self.shape, self.names
         kind = cleaned["kind"]
         data: dict = {"kind": kind}
-        if kind != "raspasy":
+        if kind != engine.RASPASY:
             declarer = cleaned.get("declarer")
             if declarer is None or declarer not in shape["active"]:
                 self.add_error("declarer", _("Choose the declarer."))
                 return cleaned
             data["declarer"] = names[declarer]
-        if kind == "game":
+        if kind == engine.GAME:
             level, suit = cleaned.get("level"), cleaned.get("suit")
             if not level or not suit:
                 self.add_error("level", _("Choose the contract: level and suit."))
@@ -436,13 +444,25 @@ class DealForm(forms.Form):
         if shape["tricks"]:
             tricks = {seat: cleaned.get(f"tricks_{seat}") for seat in shape["tricks"]}
             blank = [seat for seat, t in tricks.items() if t is None]
-            if kind == "misere" and blank:
+            if kind == engine.MISERE and blank:
                 tricks[blank[0]] = 0
             elif len(blank) == 1 and len(tricks) > 1:
                 # One count left empty takes the rest of the ten tricks.
-                rest = 10 - sum(t for t in tricks.values() if t is not None)
-                if rest >= 0:
-                    tricks[blank[0]] = rest
+                typed = {seat: t for seat, t in tricks.items() if t is not None}
+                rest = 10 - sum(typed.values())
+                if rest < 0:
+                    # Asking for the empty count would hide the mistake: the typed ones are
+                    # already too many, so say so in the engine's words.
+                    too_many = engine.PulkaError(
+                        "tricks_sum",
+                        players=tuple(names[seat] for seat in typed),
+                        tricks=tuple(typed.values()),
+                        total=10 - rest,
+                        expected=10,
+                    )
+                    self.add_error(None, problem_text(too_many))
+                    return cleaned
+                tricks[blank[0]] = rest
             missing = [names[seat] for seat, t in tricks.items() if t is None]
             if missing:
                 self.add_error(

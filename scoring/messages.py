@@ -1,69 +1,126 @@
 """The engine's problems in the user's language.
 
-The engine speaks the rule book's English (scoring/engine stays free of Django). The
-problems a secretary can meet through the entry form are translated here by their shape;
-anything else (mostly format errors of an uploaded file) keeps the engine's wording.
+The engine (pure, no Django) raises :class:`~scoring.engine.PulkaError` with a code and params
+and keeps the English texts in one table, ``scoring.engine.MESSAGES``. This module is the one
+translated table: every engine code has an entry here with the same ``%(name)s`` placeholders
+(tests/scoring/test_messages.py checks both). Every path that shows an engine error to a user
+goes through :func:`problem_text`.
 """
 
 from __future__ import annotations
 
-import re
-
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
 
-PROBLEMS = [
-    (r"tricks sum to (?P<total>\d+), expected 10", _("tricks sum to %(total)s, expected 10")),
-    (
-        r"half-whist is allowed only at levels? (?P<levels>[\d, ]+)",
-        _("half-whist is allowed only at levels %(levels)s"),
+#: A deal kind inside a sentence ("a misère deal has no contract").
+KIND_WORDS: dict[str, Promise] = {
+    engine.GAME: _("game"),
+    engine.MISERE: _("misère"),
+    engine.RASPASY: _("raspasy"),
+}
+
+#: engine code -> the problem in the user's language (the engine's placeholders).
+PROBLEMS: dict[str, Promise] = {
+    # --- the document and its top-level keys ---
+    "pulka_not_object": _("a pulka must be a JSON object"),
+    "unknown_key": _("unknown key '%(key)s'"),
+    "format": _("format must be 'pulka/1'"),
+    "players_missing": _("players are missing: 3 or 4 names in clockwise seat order"),
+    "players": _("players must be 3 or 4 distinct non-empty names"),
+    "first_dealer_unknown": _("first_dealer %(value)s is not a player"),
+    "deals_missing": _("deals are missing (an empty list if none was played)"),
+    "deals_not_list": _("deals must be a list"),
+    # --- the conventions ---
+    "rules_not_object": _("the conventions must be an object"),
+    "rules_not_rules": _("the conventions must be a Rules object"),
+    "rules_unknown_key": _("unknown convention '%(key)s'"),
+    "rules_pool_target": _("the pool target must be a whole number above zero"),
+    "rules_choice": _("the convention %(key)s must be one of %(allowed)s"),
+    "rules_boolean": _("the convention %(key)s must be yes or no"),
+    "rules_half_whist_levels": _("half-whist can be allowed at six and seven, at six, or never"),
+    "rules_raspasy_progression": _("the raspasy costs must be whole numbers above zero"),
+    "rules_pool_point_value": _("an unfinished pool point costs 10 or 20 whists"),
+    # --- the shape of a deal ---
+    "deal_not_object": _("a deal must be an object"),
+    "kind_missing": _("a deal needs a kind: 'game', 'misere' or 'raspasy'"),
+    "kind": _("kind must be 'game', 'misere' or 'raspasy', not %(value)s"),
+    "key_not_in_kind": _("'%(key)s' does not belong to a deal of kind %(kind)s"),
+    "key_required": _("a deal of kind %(kind)s needs '%(key)s'"),
+    "deal_has_no": _("a deal of kind %(kind)s has no %(key)s"),
+    "name_type": _("%(key)s must be a player's name, not %(value)s"),
+    # --- players at the table ---
+    "declarer_missing": _("Choose the declarer."),
+    "declarer_unknown": _("%(player)s does not play at this table"),
+    "dealer_unknown": _("%(player)s does not play at this table"),
+    "talon_sitter_declares": _("%(player)s deals and sits out on the talon, so cannot declare"),
+    "closed": _("the pulka is closed: every pool reached %(target)s"),
+    # --- contracts ---
+    "contract_missing": _("Choose the contract: level and suit."),
+    "contract_type": _("the contract must be a level and a suit, not %(value)s"),
+    "contract_no_level": _("contract %(contract)s: it must start with the level 6 to 10"),
+    "contract_level": _("contract %(contract)s: the level must be 6 to 10"),
+    "contract_suit": _("contract %(contract)s: the suit must be ♠, ♣, ♦, ♥ or NT"),
+    # --- calls ---
+    "calls_missing": _("a game needs the calls of %(first)s and %(second)s"),
+    "calls_type": _("the calls must be an object: defender -> whist, pass or half-whist"),
+    "call_by_declarer": _("%(player)s declares, so has no call"),
+    "call_by_talon_sitter": _("%(player)s deals and sits out on the talon, so has no call"),
+    "call_unknown_player": _("%(player)s does not play at this table"),
+    "call_missing": _("Did %(player)s whist or pass?"),
+    "call_value": _("%(player)s: the call must be whist, pass or half-whist, not %(value)s"),
+    "half_twice": _(
+        "only the second defender (%(second)s) may say half, after the first (%(first)s) passed"
     ),
-    (
-        r"half-whist is not allowed by the rules.*",
-        _("half-whist is not allowed by this pulka's conventions"),
+    "half_by_first": _(
+        "only the second defender (%(second)s) may say half, after the first (%(first)s) passed"
     ),
-    (
-        r"half-whist only after the first defender passed: (?P<first>.+) whisted, "
-        r"so (?P<second>.+) cannot say half",
-        _("half-whist only after the first defender passed: %(first)s whisted"),
+    "half_after_whist": _(
+        "half-whist only after the first defender passed: %(first)s whisted, "
+        "so %(second)s cannot say half"
     ),
-    (
-        r"(two half-whists: )?only the second defender \((?P<second>.+?)\) may say half.*",
-        _("only the second defender (%(second)s) may say half, after the first passed"),
+    "half_not_allowed": _("half-whist is not allowed by this pulka's conventions"),
+    "half_level": _("half-whist is allowed only at level %(level)s"),
+    "half_levels": _("half-whist is allowed only at levels %(levels)s"),
+    # --- tricks ---
+    "tricks_type": _("the tricks must be an object: player -> tricks"),
+    "tricks_missing_played": _("the game was played (%(player)s whisted): enter the tricks"),
+    "tricks_unplayed": _("tricks are given but the game was not played (nobody whisted)"),
+    "tricks_talon_sitter": _(
+        "%(player)s deals and sits out on the talon, so takes no tricks in a game"
     ),
-    (
-        r"the pulka is closed: every pool reached (?P<target>\d+)",
-        _("the pulka is closed: every pool reached %(target)s"),
+    "tricks_unknown_player": _("%(player)s does not play at this table"),
+    "tricks_missing": _("Enter the tricks of %(player)s."),
+    "tricks_range": _("tricks of %(player)s: a whole number from 0 to 10, not %(value)s"),
+    "tricks_sum": _("%(tricks)s = %(total)s tricks, a deal has %(expected)s"),
+    "raspasy_talon_sitter_tricks": _(
+        "%(player)s deals and sits on the talon, so takes at most 2 tricks on raspasy, "
+        "not %(taken)s"
     ),
-    (
-        r"(?P<player>.+) deals and sits out on the talon, so cannot declare",
-        _("%(player)s deals and sits out on the talon, so cannot declare"),
+    "misere_tricks_missing": _("Enter the tricks of %(player)s."),
+    "misere_tricks_other": _(
+        "on a misère only the declarer (%(declarer)s) has tricks, not %(player)s"
     ),
-    (
-        r"(?P<player>.+) deals and sits on the talon, so takes at most 2 tricks on raspasy, "
-        r"not (?P<tricks>\d+)",
-        _("%(player)s deals and sits on the talon, so takes at most 2 tricks on raspasy"),
+    # --- the talon ---
+    "talon_and_quick_tricks": _(
+        "give either the talon cards or the number of quick tricks, not both"
     ),
-    (
-        r"talon: the card '(?P<card>.+)' appears twice",
-        _("talon: the card %(card)s appears twice"),
-    ),
-    (
-        r"give either talon or quick_tricks, not both",
-        _("give either the talon cards or the number of quick tricks, not both"),
-    ),
-    (
-        r"unknown player '(?P<player>.+)' as (declarer|dealer)",
-        _("%(player)s does not play at this table"),
-    ),
-]
-_COMPILED = [(re.compile(pattern + r"\Z"), message) for pattern, message in PROBLEMS]
+    "talon_shape": _("The talon has exactly two cards."),
+    "talon_card": _("%(card)s is not a card: write the rank and the suit, e.g. AS or 10H."),
+    "talon_twice": _("talon: the card %(card)s appears twice"),
+    "quick_tricks_range": _("quick tricks: a whole number from 0 to 3, not %(value)s"),
+}
 
 
-def translate_problem(exc: engine.PulkaError) -> str:
-    for pattern, message in _COMPILED:
-        match = pattern.match(exc.problem)
-        if match:
-            return str(message) % match.groupdict()
-    return exc.problem
+def problem_text(exc: engine.PulkaError) -> str:
+    """The problem of an engine error in the user's language, without the deal number.
+
+    Player names and numbers are put in as they are, lists are joined (trick counts with
+    " + ", levels with ", ") and a deal kind is said in the user's words.
+    """
+    params = engine.display_params(exc.params)
+    kind = exc.params.get("kind")
+    if kind in KIND_WORDS:
+        params["kind"] = str(KIND_WORDS[kind])
+    return str(PROBLEMS[exc.code]) % params

@@ -127,9 +127,10 @@ class Seat(models.Model):
 
 
 class DealKind(models.TextChoices):
-    GAME = "game", _("game")
-    MISERE = "misere", _("misère")
-    RASPASY = "raspasy", _("raspasy")
+    # The values are the engine's words (one spelling, in scoring.engine.words).
+    GAME = engine.GAME, _("game")
+    MISERE = engine.MISERE, _("misère")
+    RASPASY = engine.RASPASY, _("raspasy")
 
 
 class Deal(models.Model):

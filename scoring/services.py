@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from club.errors import ServiceError
 from club.models import Club, Player
 from scoring import engine, selectors
+from scoring.messages import problem_text
 from scoring.models import (
     Deal,
     DealRevision,
@@ -66,10 +67,8 @@ def _replay(pulka: Pulka, names: list[str], deals: Sequence[engine.Deal]) -> eng
 
 
 def engine_message(exc: engine.PulkaError) -> str:
-    """The engine's message for the secretary (translated where the UI knows the problem)."""
-    from scoring.messages import translate_problem
-
-    problem = translate_problem(exc)
+    """The engine's problem for the secretary, in her language, with the deal it is about."""
+    problem = problem_text(exc)
     if exc.deal_number is None:
         return problem
     return _("Deal %(number)s: %(problem)s") % {"number": exc.deal_number, "problem": problem}

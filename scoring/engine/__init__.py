@@ -6,6 +6,10 @@ convention option of §14 is a field of :class:`Rules`. Arithmetic is exact (int
 :class:`fractions.Fraction` only where a value is fractional). Bad input raises the one
 error type :class:`PulkaError`, naming the deal and the problem.
 
+The game's words (deal kinds, calls, suits, ranks, option values) are constants of
+:mod:`scoring.engine.words`, exported here; the rest of the project imports them from here.
+Every problem has a code in :data:`MESSAGES` (errors.py), the one English table.
+
 Example (Anna makes a seven, Boris whists alone; the spec's first deal)::
 
     >>> from scoring.engine import Deal, Rules, compute_sheet
@@ -44,7 +48,7 @@ from .compute import (
     defenders_in_order,
 )
 from .deal import Deal, Entry, contract_level, quick_tricks_of_talon
-from .errors import PulkaError
+from .errors import MESSAGES, PulkaError, display_params
 from .jsonio import (
     Pulka,
     deal_from_dict,
@@ -55,11 +59,97 @@ from .jsonio import (
     score_pulka,
     sheet_to_dict,
 )
-from .rules import Rules, rules_from_dict, rules_to_dict
+from .rules import OBLIGATION, QUOTA, VALUE, Rules, rules_from_dict, rules_to_dict
 from .settlement import pair_nets
 from .sheet import DealSnapshot, Sheet
+from .words import (
+    ACE,
+    CALLS,
+    CARD_SUITS,
+    CLUBS,
+    CONSOLATION_ALL_OPPONENTS,
+    CONSOLATION_WHISTERS,
+    DIAMONDS,
+    DUTY1_BOTH,
+    DUTY1_SECOND,
+    DUTY1_SPLIT,
+    GAME,
+    HALF,
+    HALF_WHIST_LEVELS,
+    HEARTS,
+    HELP_EXCEPTION_SKIP_TO_NEXT,
+    HELP_EXCEPTION_WRITE_OFF,
+    KINDS,
+    KING,
+    LEVELS,
+    LONE_WHISTER_GENTLEMAN,
+    LONE_WHISTER_GREEDY,
+    MISERE,
+    NO_TRUMP,
+    OPTION_CHOICES,
+    PASS,
+    POOL_POINT_VALUES,
+    PROGRESSION_END_REPEAT_LAST,
+    PROGRESSION_END_RESET,
+    QUEEN,
+    RANKS,
+    RASPASY,
+    RASPASY_ZERO_MOUNTAIN,
+    RASPASY_ZERO_POOL,
+    SPADES,
+    SUITS,
+    WHIST,
+    WHIST_PENALTY_FULL,
+    WHIST_PENALTY_HALF,
+    WHISTER_SHORTFALL_OWN,
+    WHISTER_SHORTFALL_PAIR,
+)
 
 __all__ = [
+    "MESSAGES",
+    "OBLIGATION",
+    "QUOTA",
+    "VALUE",
+    "ACE",
+    "CALLS",
+    "CARD_SUITS",
+    "CLUBS",
+    "CONSOLATION_ALL_OPPONENTS",
+    "CONSOLATION_WHISTERS",
+    "DIAMONDS",
+    "DUTY1_BOTH",
+    "DUTY1_SECOND",
+    "DUTY1_SPLIT",
+    "GAME",
+    "HALF",
+    "HALF_WHIST_LEVELS",
+    "HEARTS",
+    "HELP_EXCEPTION_SKIP_TO_NEXT",
+    "HELP_EXCEPTION_WRITE_OFF",
+    "KINDS",
+    "KING",
+    "LEVELS",
+    "LONE_WHISTER_GENTLEMAN",
+    "LONE_WHISTER_GREEDY",
+    "MISERE",
+    "NO_TRUMP",
+    "OPTION_CHOICES",
+    "PASS",
+    "POOL_POINT_VALUES",
+    "PROGRESSION_END_REPEAT_LAST",
+    "PROGRESSION_END_RESET",
+    "QUEEN",
+    "RANKS",
+    "RASPASY",
+    "RASPASY_ZERO_MOUNTAIN",
+    "RASPASY_ZERO_POOL",
+    "SPADES",
+    "SUITS",
+    "WHIST",
+    "WHISTER_SHORTFALL_OWN",
+    "WHISTER_SHORTFALL_PAIR",
+    "WHIST_PENALTY_FULL",
+    "WHIST_PENALTY_HALF",
     "Deal",
     "DealShape",
     "DealSnapshot",
@@ -73,6 +163,7 @@ __all__ = [
     "deal_from_dict",
     "deal_shape",
     "deal_to_dict",
+    "display_params",
     "dealer_for_next_deal",
     "defenders_in_order",
     "format_score",

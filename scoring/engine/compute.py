@@ -13,17 +13,20 @@ Options that change it: every key of :class:`~scoring.engine.rules.Rules` except
 
 Design note: this is the hot path (a sheet is recomputed from scratch after every edit), so
 it keeps plain dicts of ints, precomputed seat tables, Fractions only for a value that really
-is fractional, and validation inlined as cheap checks with the wording built only on error.
+is fractional, and validation as cheap checks with the error built only when one is raised.
+:func:`compute_sheet` runs the steps of §13 on a :class:`RunningSheet` (the sheet so far, the
+options and the seat tables): :func:`play_game` (checked by :func:`check_game`),
+:func:`play_misere`, :func:`play_raspasy`, and for all of them :func:`write_pool` (with help)
+and :func:`write_off`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .deal import (
-    CALLS,
     CONTRACTS,
     Deal,
     Entry,
@@ -32,30 +35,53 @@ from .deal import (
     talon_quick_tricks,
 )
 from .errors import PulkaError
-from .rules import Rules
+from .rules import OBLIGATION, QUOTA, VALUE, Rules
 from .settlement import round_largest_remainder, settle
 from .sheet import DealSnapshot, Sheet
+from .words import (
+    CALLS,
+    CONSOLATION_ALL_OPPONENTS,
+    DUTY1_BOTH,
+    DUTY1_SECOND,
+    GAME,
+    HALF,
+    HELP_EXCEPTION_WRITE_OFF,
+    LONE_WHISTER_GENTLEMAN,
+    MISERE,
+    PASS,
+    PROGRESSION_END_REPEAT_LAST,
+    RASPASY,
+    RASPASY_ZERO_POOL,
+    WHIST,
+    WHIST_PENALTY_HALF,
+    WHISTER_SHORTFALL_OWN,
+)
 
 __all__ = [
     "DealShape",
+    "RunningSheet",
+    "check_game",
     "check_players",
     "compute_sheet",
     "deal_shape",
     "dealer_for_next_deal",
     "defenders_in_order",
+    "play_game",
+    "play_misere",
+    "play_raspasy",
+    "write_off",
+    "write_pool",
 ]
 
 # (first defender's call, second defender's call) -> how the deal goes on (§2.2–2.4)
 _TWO_WHISTERS, _FIRST_ALONE, _SECOND_ALONE, _NO_PLAY, _HALF = range(5)
 _CALL_MODES = {
-    ("whist", "whist"): _TWO_WHISTERS,
-    ("whist", "pass"): _FIRST_ALONE,
-    ("pass", "whist"): _SECOND_ALONE,
-    ("pass", "pass"): _NO_PLAY,
-    ("pass", "half"): _HALF,
+    (WHIST, WHIST): _TWO_WHISTERS,
+    (WHIST, PASS): _FIRST_ALONE,
+    (PASS, WHIST): _SECOND_ALONE,
+    (PASS, PASS): _NO_PLAY,
+    (PASS, HALF): _HALF,
 }
-_OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}  # D(L), §2.1
-_QUOTA = {6: 2, 7: 1, 8: 1, 9: 1, 10: 1}  # personal quota, §17.4
 
 
 def check_players(players: Sequence[str]) -> tuple[str, ...]:
@@ -73,7 +99,7 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
         or any(type(p) is not str or not p.strip() for p in players)
         or len(set(players)) != len(players)
     ):
-        raise PulkaError("players must be 3 or 4 distinct non-empty names")
+        raise PulkaError("players")
     return tuple(players)
 
 
@@ -91,11 +117,11 @@ def defenders_in_order(players: Sequence[str], declarer: str, dealer: str) -> tu
     """
     players = check_players(players)
     if declarer not in players:
-        raise PulkaError(f"unknown player {declarer!r} as declarer")
+        raise PulkaError("declarer_unknown", player=declarer)
     if dealer not in players:
-        raise PulkaError(f"unknown player {dealer!r} as dealer")
+        raise PulkaError("dealer_unknown", player=dealer)
     if len(players) == 4 and declarer == dealer:
-        raise PulkaError(f"{declarer} deals and sits out on the talon, so cannot declare")
+        raise PulkaError("talon_sitter_declares", player=declarer)
     i = players.index(declarer)
     n = len(players)
     order = (players[(i + k) % n] for k in range(1, n))
@@ -134,14 +160,14 @@ def deal_shape(
     players = check_players(players)
     four = len(players) == 4
     declarers = tuple(p for p in players if not (four and p == dealer))
-    if kind == "raspasy":
+    if kind == RASPASY:
         return DealShape(declarers, (), None, False, players)
-    if kind == "misere":
+    if kind == MISERE:
         return DealShape(declarers, (), None, False, (declarer,))
     defenders = defenders_in_order(players, declarer, dealer)
-    first_passed = calls.get(defenders[0]) == "pass"
+    first_passed = calls.get(defenders[0]) == PASS
     half = defenders[1] if first_passed and level in rules.half_whist_levels else None
-    played = any(calls.get(d) == "whist" for d in defenders)
+    played = any(calls.get(d) == WHIST for d in defenders)
     tricks = (declarer, *defenders) if played else ()
     return DealShape(declarers, defenders, half, played, tricks)
 
@@ -167,7 +193,7 @@ def dealer_for_next_deal(
     for number, deal in enumerate(deals, 1):
         if deal.dealer is not None:
             if type(deal.dealer) is not str or deal.dealer not in seat:
-                raise PulkaError(f"unknown player {deal.dealer!r} as dealer", number)
+                raise PulkaError("dealer_unknown", number, player=deal.dealer)
             current = seat[deal.dealer]
         current = (current + 1) % n
     return players[current]
@@ -177,12 +203,134 @@ def _first_dealer_seat(seat: dict[str, int], first_dealer: str | None) -> int:
     if first_dealer is None:
         return 0
     if type(first_dealer) is not str or first_dealer not in seat:
-        raise PulkaError(f"first_dealer {first_dealer!r} is not a player")
+        raise PulkaError("first_dealer_unknown", value=first_dealer)
     return seat[first_dealer]
 
 
 def _half(x: int) -> int | Fraction:
     return x >> 1 if not x & 1 else Fraction(x, 2)
+
+
+class RunningSheet:
+    """The sheet while the deals of one pulka are replayed (§13): the pools, mountains and
+    whists so far and the raspasy series (§7.5), with the pulka's options (§14) and seat
+    tables (§2.2, §12.3) worked out once.
+
+    Example (an empty sheet of three, Anna deals: Boris speaks first after Vera declares)::
+
+        >>> s = RunningSheet(Rules(pool_target=10), ("Anna", "Boris", "Vera"))
+        >>> s.pool, s.defenders["Anna"]["Vera"], s.zero_order["Anna"]
+        ({'Anna': 0, 'Boris': 0, 'Vera': 0}, ('Anna', 'Boris'), ('Boris', 'Vera', 'Anna'))
+    """
+
+    __slots__ = (
+        "amnesty",
+        "clockwise",
+        "consolation_all",
+        "defenders",
+        "duty1",
+        "exception_write_off",
+        "exit_only_made",
+        "floor_zero",
+        "four",
+        "fractional",
+        "gentleman",
+        "half_levels",
+        "half_penalty",
+        "help_excludes_dealer",
+        "help_on",
+        "left",
+        "mountain",
+        "n",
+        "own_shortfall",
+        "personal_quota",
+        "players",
+        "pool",
+        "prog",
+        "quick_on",
+        "repeat_last",
+        "seat",
+        "series",
+        "target",
+        "ten_checked",
+        "whists",
+        "zero_order",
+        "zero_pool",
+    )
+
+    def __init__(self, rules: Rules, players: tuple[str, ...]) -> None:
+        n = len(players)
+        four = n == 4
+        self.players = players
+        self.n = n
+        self.four = four
+        self.seat = {p: i for i, p in enumerate(players)}
+
+        # --- options (§14), read once: the steps test plain booleans ---
+        self.target = rules.pool_target
+        self.consolation_all = rules.consolation == CONSOLATION_ALL_OPPONENTS
+        self.gentleman = rules.lone_whister == LONE_WHISTER_GENTLEMAN
+        self.half_penalty = rules.whist_penalty == WHIST_PENALTY_HALF
+        self.duty1 = rules.duty1_rule
+        self.personal_quota = rules.personal_quota
+        self.ten_checked = rules.ten_checked
+        self.half_levels = rules.half_whist_levels
+        self.quick_on = rules.quick_tricks
+        self.amnesty = rules.raspasy_amnesty
+        self.zero_pool = rules.raspasy_zero == RASPASY_ZERO_POOL
+        self.prog = rules.raspasy_progression
+        self.repeat_last = rules.raspasy_progression_end == PROGRESSION_END_REPEAT_LAST
+        self.exit_only_made = rules.exit_only_by_made_game
+        self.floor_zero = rules.mountain_floor_zero
+        self.help_on = rules.help
+        self.exception_write_off = rules.help_exception == HELP_EXCEPTION_WRITE_OFF
+        self.help_excludes_dealer = four and rules.help_excludes_talon_sitter
+        self.own_shortfall = rules.whister_shortfall == WHISTER_SHORTFALL_OWN
+
+        # --- seat tables ---
+        self.left = {p: players[(i + 1) % n] for i, p in enumerate(players)}
+        clockwise = {
+            p: tuple(players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(players)
+        }
+        self.clockwise = clockwise
+        # defenders[dealer][declarer] = (first, second) in speaking order (§2.2)
+        defenders: dict[str, dict[str, tuple[str, str]]] = {}
+        # zero_order[dealer]: raspasy participants from first hand, without the 4-player dealer
+        zero_order: dict[str, tuple[str, ...]] = {}
+        for dl in players:
+            table = {}
+            for dc in players:
+                if four and dc == dl:  # the 4-player dealer never declares (§12.3)
+                    continue
+                ds = tuple(p for p in clockwise[dc] if not (four and p == dl))
+                table[dc] = (ds[0], ds[1])
+            defenders[dl] = table
+            zero_order[dl] = clockwise[dl] + (() if four else (dl,))
+        self.defenders = defenders
+        self.zero_order = zero_order
+
+        # --- the running sheet ---
+        self.pool = dict.fromkeys(players, 0)
+        self.mountain: dict[str, int | Fraction] = dict.fromkeys(players, 0)
+        self.whists: dict[str, dict[str, int | Fraction]] = {
+            x: {y: 0 for y in players if y != x} for x in players
+        }
+        self.fractional = False  # does some mountain hold a Fraction?
+        self.series = 0  # raspasy of the current series (§7.5)
+
+    def whole_mountains(self) -> None:
+        """A half that became whole again is written as an int (exact, and as the JSON)."""
+        if not self.fractional:
+            return
+        self.fractional = False
+        mountain = self.mountain
+        for p in self.players:
+            v = mountain[p]
+            if type(v) is not int:
+                if v.denominator == 1:
+                    mountain[p] = v.numerator
+                else:
+                    self.fractional = True
 
 
 def compute_sheet(
@@ -208,394 +356,37 @@ def compute_sheet(
          'B writes 8 whists on A (consolation)', 'C writes 8 whists on A (consolation)']
     """
     if not isinstance(rules, Rules):
-        raise PulkaError("rules must be a Rules object")
+        raise PulkaError("rules_not_rules")
     players = check_players(players)
-    n = len(players)
-    four = n == 4
-    seat = {p: i for i, p in enumerate(players)}
+    s = RunningSheet(rules, players)
+    seat = s.seat
+    target = s.target
+    left = s.left
+    pool, mountain, whists = s.pool, s.mountain, s.whists
     dealer = players[_first_dealer_seat(seat, first_dealer)]
-
-    # --- options as locals (§14) ---
-    target = rules.pool_target
-    consolation_all = rules.consolation == "all_opponents"
-    gentleman = rules.lone_whister == "gentleman"
-    half_penalty = rules.whist_penalty == "half"
-    duty1 = rules.duty1_rule
-    personal_quota = rules.personal_quota
-    ten_checked = rules.ten_checked
-    half_levels = rules.half_whist_levels
-    quick_on = rules.quick_tricks
-    amnesty = rules.raspasy_amnesty
-    zero_pool = rules.raspasy_zero == "pool"
-    prog = rules.raspasy_progression
-    prog_len = len(prog)
-    repeat_last = rules.raspasy_progression_end == "repeat_last"
-    exit_only_made = rules.exit_only_by_made_game
-    floor_zero = rules.mountain_floor_zero
-    help_on = rules.help
-    exception_write_off = rules.help_exception == "write_off"
-    help_excludes_dealer = four and rules.help_excludes_talon_sitter
-    own_shortfall = rules.whister_shortfall == "own"
-
-    # --- seat tables ---
-    left = {p: players[(i + 1) % n] for i, p in enumerate(players)}
-    clockwise = {p: tuple(players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(players)}
-    # defenders[dealer][declarer] = (first, second) in speaking order (§2.2)
-    defenders: dict[str, dict[str, tuple[str, str]]] = {}
-    # zero_order[dealer]: raspasy participants from first hand, without the 4-player dealer
-    zero_order: dict[str, tuple[str, ...]] = {}
-    for dl in players:
-        table = {}
-        for dc in players:
-            if four and dc == dl:  # the 4-player dealer never declares (§12.3)
-                continue
-            ds = tuple(p for p in clockwise[dc] if not (four and p == dl))
-            table[dc] = (ds[0], ds[1])
-        defenders[dl] = table
-        zero_order[dl] = clockwise[dl] + (() if four else (dl,))
-
-    # --- state ---
-    pool = dict.fromkeys(players, 0)
-    mountain: dict[str, int | Fraction] = dict.fromkeys(players, 0)
-    whists = {x: {y: 0 for y in players if y != x} for x in players}
-    fractional = False  # does some mountain hold a Fraction?
-    series = 0  # raspasy of the current series (§7.5)
     closed = False
     snapshots: list[DealSnapshot] = []
-    E = Entry
-
-    def write_off(x: str, amount: int | Fraction, reason: str, other: str | None, add) -> None:
-        """§9.2b/§7.3: written off x's mountain; stops at 0 with mountain_floor_zero (§17.11)."""
-        before = mountain[x]
-        after = before - amount
-        if floor_zero and after < 0:
-            after = 0 if before > 0 else before
-            amount = before - after
-        mountain[x] = after
-        if amount:
-            add(E("write_off", x, amount, other, reason))
-
-    def write_pool(x: str, amount: int, set_on_whist, dealer: str, add) -> None:
-        """§9.2: pool entry with help to the largest open pool and write-off of the rest."""
-        have = pool[x]
-        room = target - have
-        if room >= amount:
-            pool[x] = have + amount
-            add(E("pool", x, amount))
-            return
-        if room > 0:
-            pool[x] = target
-            add(E("pool", x, room))
-        excess = amount - room
-        if not help_on:
-            write_off(x, excess, "help_off", None, add)
-            return
-        skipped: list[str] = []
-        own_whists = whists[x]
-        while excess > 0:
-            best = None
-            best_pool = -1
-            for y in clockwise[x]:  # ties -> first clockwise from the writer (§17.12)
-                py = pool[y]
-                if py < target and py > best_pool:
-                    if (help_excludes_dealer and y == dealer) or y in skipped:
-                        continue
-                    best, best_pool = y, py
-            if best is None:
-                write_off(x, excess, "no_one_to_help", None, add)
-                return
-            if best in set_on_whist:  # the seed's exception (§9.2d, §16.1)
-                if exception_write_off:
-                    write_off(x, excess, "help_exception", best, add)
-                    return
-                skipped.append(best)
-                continue
-            g = target - best_pool
-            if g > excess:
-                g = excess
-            pool[best] = best_pool + g
-            own_whists[best] += 10 * g
-            add(E("help", x, g, best))
-            add(E("whists", x, 10 * g, best, "help"))
-            excess -= g
 
     for number, deal in enumerate(deals, 1):
         if closed:
-            raise PulkaError(f"the pulka is closed: every pool reached {target}", number)
+            raise PulkaError("closed", number, target=target)
         if deal.dealer is not None:
             dealer = deal.dealer
             if type(dealer) is not str or dealer not in seat:
-                raise PulkaError(f"unknown player {dealer!r} as dealer", number)
+                raise PulkaError("dealer_unknown", number, player=dealer)
         entries: list[Entry] = []
         add = entries.append
         kind = deal.kind
         cost = None
-        made = True  # for exit_only_by_made_game (§17.10)
-
-        if kind == "game":
-            decl = deal.declarer
-            if type(decl) is not str or decl not in seat:
-                raise PulkaError(_declarer_problem(decl), number)
-            if four and decl == dealer:
-                raise PulkaError(
-                    f"{decl} deals and sits out on the talon, so cannot declare", number
-                )
-            contract = deal.contract
-            level = CONTRACTS.get(contract) if type(contract) is str else None
-            if level is None:
-                if contract is None:
-                    raise PulkaError("a game needs a contract such as '7H'", number)
-                raise PulkaError(contract_problem(contract), number)
-            value = level + level - 10  # V(L), §1.2
-            d1, d2 = defenders[dealer][decl]
-            calls = deal.calls
-            try:
-                mode = _CALL_MODES.get((calls[d1], calls[d2]))
-                if len(calls) != 2:
-                    mode = None
-            except (KeyError, TypeError):
-                mode = None
-            if mode is None:
-                raise PulkaError(
-                    _calls_problem(calls, decl, d1, d2, dealer if four else None), number
-                )
-            if mode == _HALF and level not in half_levels:
-                raise PulkaError(_half_levels_problem(half_levels), number)
-            tricks = deal.tricks
-            if mode <= _SECOND_ALONE:
-                if tricks is None:
-                    who = d1 if mode != _SECOND_ALONE else d2
-                    raise PulkaError(
-                        f"tricks are missing: the game was played ({who} whisted)", number
-                    )
-                try:
-                    td, t1, t2 = tricks[decl], tricks[d1], tricks[d2]
-                    ok = (
-                        len(tricks) == 3
-                        and type(td) is int
-                        and type(t1) is int
-                        and type(t2) is int
-                        and td >= 0
-                        and t1 >= 0
-                        and t2 >= 0
-                        and td + t1 + t2 == 10
-                    )
-                except (KeyError, TypeError):
-                    ok = False
-                if not ok:
-                    raise PulkaError(
-                        _tricks_problem(tricks, (decl, d1, d2), seat, dealer if four else None),
-                        number,
-                    )
-            elif tricks is not None:
-                raise PulkaError(
-                    "tricks are given but the game was not played (nobody whisted)", number
-                )
-            talon = deal.talon
-            quick = 0
-            if talon is not None:
-                if deal.quick_tricks is not None:
-                    raise PulkaError("give either talon or quick_tricks, not both", number)
-                quick = talon_quick_tricks(talon)
-                if quick is None:
-                    raise PulkaError(talon_problem(talon), number)
-            elif deal.quick_tricks is not None:
-                quick = deal.quick_tricks
-                if type(quick) is not int or not 0 <= quick <= 3:
-                    raise PulkaError("quick_tricks must be a whole number from 0 to 3", number)
-
-            # §8: quick tricks in the talon, for every trick contract
-            if quick and quick_on:
-                if four:
-                    whists[dealer][decl] += quick * value
-                    add(E("whists", dealer, quick * value, decl, "quick_tricks", quick))
-                else:
-                    share = quick * value >> 1
-                    whists[d1][decl] += share
-                    whists[d2][decl] += share
-                    add(E("whists", d1, share, decl, "quick_tricks", quick))
-                    add(E("whists", d2, share, decl, "quick_tricks", quick))
-
-            if mode == _NO_PLAY:  # §2.3: counted without play
-                write_pool(decl, value, (), dealer, add)
-            elif mode == _HALF:  # §2.4, §17.6: half the obligation, not played
-                half_tricks = _OBLIGATION[level] >> 1
-                whists[d2][decl] += half_tricks * value
-                add(E("whists", d2, half_tricks * value, decl, "half_whist", half_tricks))
-                write_pool(decl, value, (), dealer, add)
-            else:
-                duty = 0 if (level == 10 and ten_checked) else _OBLIGATION[level]
-                penalty = value >> 1 if half_penalty else value  # per trick short, §17.2
-                t_def = t1 + t2
-                paid: list[tuple[str, int | Fraction, int]] = []  # (whister, amount, tricks)
-                if mode == _TWO_WHISTERS:
-                    whisters: tuple[str, ...] = (d1, d2)
-                    if t1:
-                        whists[d1][decl] += value * t1
-                        add(E("whists", d1, value * t1, decl, "tricks", t1))
-                    if t2:
-                        whists[d2][decl] += value * t2
-                        add(E("whists", d2, value * t2, decl, "tricks", t2))
-                    if personal_quota:  # §17.4: each must take his own quota
-                        quota = 0 if duty == 0 else _QUOTA[level]
-                        if t1 < quota:
-                            paid.append((d1, penalty * (quota - t1), quota - t1))
-                        if t2 < quota:
-                            paid.append((d2, penalty * (quota - t2), quota - t2))
-                    elif t_def < duty:
-                        if duty >= 2:  # §5.3 pair rule at 6 and 7, §17.4a
-                            share = duty >> 1
-                            short = duty - t_def
-                            for w, tw in ((d1, t1), (d2, t2)):
-                                if tw < share:
-                                    s = share - tw
-                                    if not own_shortfall and s > short:
-                                        s = short
-                                    paid.append((w, penalty * s, s))
-                        elif duty1 == "second":  # §17.3, defence took 0 at 8–10
-                            paid.append((d2, penalty, 1))
-                        elif duty1 == "both":
-                            paid.append((d1, penalty, 1))
-                            paid.append((d2, penalty, 1))
-                        else:  # split
-                            part = _half(penalty)
-                            paid.append((d1, part, 1))
-                            paid.append((d2, part, 1))
-                else:
-                    if mode == _FIRST_ALONE:
-                        whisters, passer = (d1,), d2
-                    else:
-                        whisters, passer = (d2,), d1
-                    w = whisters[0]
-                    all_def = value * t_def
-                    if gentleman:  # §17.1: split with the passer
-                        if all_def:
-                            whists[w][decl] += all_def >> 1
-                            whists[passer][decl] += all_def >> 1
-                            add(E("whists", w, all_def >> 1, decl, "tricks", t_def))
-                            add(E("whists", passer, all_def >> 1, decl, "tricks", t_def))
-                    elif all_def:  # §2.5 greedy: all defensive tricks are his
-                        whists[w][decl] += all_def
-                        add(E("whists", w, all_def, decl, "tricks", t_def))
-                    if t_def < duty:  # §5.2
-                        paid.append((w, penalty * (duty - t_def), duty - t_def))
-                set_on_whist: tuple[str, ...] = ()
-                for w, amount, short in paid:
-                    if amount:
-                        mountain[w] += amount
-                        if type(amount) is not int:
-                            fractional = True
-                        add(E("mountain", w, amount, None, "whister_set", short))
-                        set_on_whist += (w,)
-                if td >= level:  # §3
-                    write_pool(decl, value, set_on_whist, dealer, add)
-                else:  # §4
-                    made = False
-                    under = level - td
-                    loss = value * under
-                    mountain[decl] += loss
-                    add(E("mountain", decl, loss, None, "declarer_set", under))
-                    receivers = (d1, d2) if consolation_all else whisters
-                    if four:
-                        receivers += (dealer,)
-                    for r in receivers:
-                        whists[r][decl] += loss
-                        add(E("whists", r, loss, decl, "consolation", under))
-            if made or not exit_only_made:
-                series = 0
-
-        elif kind == "raspasy":
-            if (
-                deal.declarer is not None
-                or deal.contract is not None
-                or deal.calls is not None
-                or deal.talon is not None
-                or deal.quick_tricks is not None
-            ):
-                raise PulkaError(_foreign_keys_problem(deal, "raspasy"), number)
-            tricks = deal.tricks
-            try:
-                counts = [tricks[p] for p in players]
-                ok = len(tricks) == n and sum(counts) == 10
-                if ok:
-                    for t in counts:
-                        if type(t) is not int or t < 0:
-                            ok = False
-                            break
-            except (KeyError, TypeError):
-                ok = False
-            if not ok:
-                raise PulkaError(_tricks_problem(tricks, players, seat, None), number)
-            if four and tricks[dealer] > 2:
-                raise PulkaError(
-                    f"{dealer} deals and sits on the talon, so takes at most 2 tricks "
-                    f"on raspasy, not {tricks[dealer]}",
-                    number,
-                )
-            # §7.5, §17.10: the cost of this raspasy, then advance the series
-            if prog_len:
-                cost = prog[series]
-                series += 1
-                if series == prog_len:
-                    series = prog_len - 1 if repeat_last else 0
-            else:
-                cost = 1
-            low = min(counts) if amnesty else 0  # §7.2 amnesty, §17.8
-            for p in zero_order[dealer] + ((dealer,) if four else ()):
-                extra = tricks[p] - low
-                if extra:
-                    mountain[p] += cost * extra
-                    add(E("mountain", p, cost * extra, None, "raspasy", extra))
-            for p in zero_order[dealer]:  # §7.3 / §17.9: first hand first
-                if tricks[p] == 0:
-                    if zero_pool:
-                        write_pool(p, cost, (), dealer, add)
-                    else:
-                        write_off(p, cost, "raspasy_zero", None, add)
-
-        elif kind == "misere":
-            decl = deal.declarer
-            if type(decl) is not str or decl not in seat:
-                raise PulkaError(_declarer_problem(decl), number)
-            if four and decl == dealer:
-                raise PulkaError(
-                    f"{decl} deals and sits out on the talon, so cannot declare", number
-                )
-            if (
-                deal.contract is not None
-                or deal.calls is not None
-                or deal.talon is not None
-                or deal.quick_tricks is not None
-            ):
-                raise PulkaError(_foreign_keys_problem(deal, "misère"), number)
-            tricks = deal.tricks
-            try:
-                taken = tricks[decl]
-                ok = len(tricks) == 1 and type(taken) is int and 0 <= taken <= 10
-            except (KeyError, TypeError):
-                ok = False
-            if not ok:
-                raise PulkaError(_misere_tricks_problem(tricks, decl, seat), number)
-            if taken == 0:  # §6
-                write_pool(decl, 10, (), dealer, add)
-            else:
-                made = False
-                mountain[decl] += 10 * taken
-                add(E("mountain", decl, 10 * taken, None, "misere_failed", taken))
-            if made or not exit_only_made:
-                series = 0
+        if kind == GAME:
+            play_game(s, deal, number, dealer, add)
+        elif kind == RASPASY:
+            cost = play_raspasy(s, deal, number, dealer, add)
+        elif kind == MISERE:
+            play_misere(s, deal, number, dealer, add)
         else:
-            raise PulkaError("kind must be 'game', 'misere' or 'raspasy'", number)
-
-        if fractional:
-            fractional = False
-            for p in players:
-                v = mountain[p]
-                if type(v) is not int:
-                    if v.denominator == 1:
-                        mountain[p] = v.numerator
-                    else:
-                        fractional = True
+            raise PulkaError("kind", number, value=kind)
+        s.whole_mountains()
         snapshots.append(
             DealSnapshot(
                 number,
@@ -625,104 +416,556 @@ def compute_sheet(
     )
 
 
-# --- messages, built only when something is wrong ---------------------------------------
+# --- the steps of one deal (§13) ------------------------------------------------------------
+
+Add = Callable[[Entry], None]
 
 
-def _declarer_problem(declarer: object) -> str:
+def write_off(
+    s: RunningSheet, x: str, amount: int | Fraction, reason: str, other: str | None, add: Add
+) -> None:
+    """Write ``amount`` off x's mountain (§9.2b, §7.3); with ``mountain_floor_zero`` it stops
+    at 0 (§17.11).
+
+    Example (Vera's raspasy with no trick, cost 1, on an empty mountain: it goes negative)::
+
+        >>> s, entries = RunningSheet(Rules(), ("Anna", "Boris", "Vera")), []
+        >>> write_off(s, "Vera", 1, "raspasy_zero", None, entries.append)
+        >>> s.mountain["Vera"], [str(e) for e in entries]
+        (-1, ['Vera: 1 written off the mountain (raspasy, no tricks)'])
+    """
+    mountain = s.mountain
+    before = mountain[x]
+    after = before - amount
+    if s.floor_zero and after < 0:
+        after = 0 if before > 0 else before
+        amount = before - after
+    mountain[x] = after
+    if amount:
+        add(Entry("write_off", x, amount, other, reason))
+
+
+def write_pool(
+    s: RunningSheet,
+    x: str,
+    amount: int,
+    set_on_whist: tuple[str, ...],
+    dealer: str,
+    add: Add,
+) -> None:
+    """Write ``amount`` into x's pool (§9.2): what does not fit helps the largest open pool
+    (ties: first clockwise from x, §17.12) for 10 whists a point, unless that player was set
+    on whist in this deal (§9.2d, option ``help_exception``); what nobody can take is
+    written off x's mountain. Options ``help`` and ``help_excludes_talon_sitter`` change it.
+
+    Example (pulka to 10: Anna has 8 and makes a six; 2 fit, the other 2 help Boris)::
+
+        >>> s, entries = RunningSheet(Rules(pool_target=10), ("Anna", "Boris", "Vera")), []
+        >>> s.pool.update(Anna=8, Boris=3, Vera=1)
+        >>> write_pool(s, "Anna", 4, (), "Vera", entries.append)
+        >>> s.pool, s.whists["Anna"]["Boris"], [str(e) for e in entries]
+        ({'Anna': 10, 'Boris': 5, 'Vera': 1}, 20, ['Anna: 2 into the pool', \
+"help: 2 into Boris's pool", 'Anna writes 20 whists on Boris (help)'])
+    """
+    pool = s.pool
+    target = s.target
+    have = pool[x]
+    room = target - have
+    if room >= amount:
+        pool[x] = have + amount
+        add(Entry("pool", x, amount))
+        return
+    if room > 0:
+        pool[x] = target
+        add(Entry("pool", x, room))
+    excess = amount - room
+    if not s.help_on:
+        write_off(s, x, excess, "help_off", None, add)
+        return
+    skipped: list[str] = []
+    own_whists = s.whists[x]
+    help_excludes_dealer = s.help_excludes_dealer
+    while excess > 0:
+        best = None
+        best_pool = -1
+        for y in s.clockwise[x]:  # ties -> first clockwise from the writer (§17.12)
+            py = pool[y]
+            if py < target and py > best_pool:
+                if (help_excludes_dealer and y == dealer) or y in skipped:
+                    continue
+                best, best_pool = y, py
+        if best is None:
+            write_off(s, x, excess, "no_one_to_help", None, add)
+            return
+        if best in set_on_whist:  # the seed's exception (§9.2d, §16.1)
+            if s.exception_write_off:
+                write_off(s, x, excess, "help_exception", best, add)
+                return
+            skipped.append(best)
+            continue
+        g = target - best_pool
+        if g > excess:
+            g = excess
+        pool[best] = best_pool + g
+        own_whists[best] += 10 * g
+        add(Entry("help", x, g, best))
+        add(Entry("whists", x, 10 * g, best, "help"))
+        excess -= g
+
+
+def check_game(
+    s: RunningSheet, deal: Deal, number: int, dealer: str
+) -> tuple[str, int, str, str, int, int, int, int, int]:
+    """Check a trick contract against the table (§1.1, §1.2, §2.2–2.4, §8, §12.3, §17.6) and
+    read it: ``(declarer, level, first defender, second defender, mode, declarer's tricks,
+    first's tricks, second's tricks, quick tricks)``; tricks are 0 when it was not played.
+
+    Example (9 + 9 tricks typed for Anna and Boris, and 0 for Vera: a deal has 10)::
+
+        >>> s = RunningSheet(Rules(), ("Anna", "Boris", "Vera"))
+        >>> check_game(s, Deal("game", "Anna", "6S", {"Boris": "whist", "Vera": "whist"},
+        ...                    {"Anna": 9, "Boris": 9, "Vera": 0}), 3, "Vera")
+        Traceback (most recent call last):
+        ...
+        scoring.engine.errors.PulkaError: deal 3: 9 + 9 + 0 = 18 tricks, a deal has 10
+    """
+    decl = deal.declarer
+    seat = s.seat
+    four = s.four
+    if type(decl) is not str or decl not in seat:
+        raise _declarer_problem(decl, number)
+    if four and decl == dealer:
+        raise PulkaError("talon_sitter_declares", number, player=decl)
+    contract = deal.contract
+    level = CONTRACTS.get(contract) if type(contract) is str else None
+    if level is None:
+        if contract is None:
+            raise PulkaError("contract_missing", number)
+        raise contract_problem(contract, number)
+    d1, d2 = s.defenders[dealer][decl]
+    calls = deal.calls
+    try:
+        mode = _CALL_MODES.get((calls[d1], calls[d2]))
+        if len(calls) != 2:
+            mode = None
+    except (KeyError, TypeError):
+        mode = None
+    if mode is None:
+        raise _calls_problem(calls, decl, d1, d2, dealer if four else None, number)
+    if mode == _HALF and level not in s.half_levels:
+        raise _half_levels_problem(s.half_levels, number)
+    tricks = deal.tricks
+    td = t1 = t2 = 0
+    if mode <= _SECOND_ALONE:
+        if tricks is None:
+            who = d1 if mode != _SECOND_ALONE else d2
+            raise PulkaError("tricks_missing_played", number, player=who)
+        try:
+            td, t1, t2 = tricks[decl], tricks[d1], tricks[d2]
+            ok = (
+                len(tricks) == 3
+                and type(td) is int
+                and type(t1) is int
+                and type(t2) is int
+                and td >= 0
+                and t1 >= 0
+                and t2 >= 0
+                and td + t1 + t2 == 10
+            )
+        except (KeyError, TypeError):
+            ok = False
+        if not ok:
+            raise _tricks_problem(tricks, (decl, d1, d2), seat, dealer if four else None, number)
+    elif tricks is not None:
+        raise PulkaError("tricks_unplayed", number)
+    talon = deal.talon
+    quick = 0
+    if talon is not None:
+        if deal.quick_tricks is not None:
+            raise PulkaError("talon_and_quick_tricks", number)
+        quick = talon_quick_tricks(talon)
+        if quick is None:
+            raise talon_problem(talon, number)
+    elif deal.quick_tricks is not None:
+        quick = deal.quick_tricks
+        if type(quick) is not int or not 0 <= quick <= 3:
+            raise PulkaError("quick_tricks_range", number, value=quick)
+    return decl, level, d1, d2, mode, td, t1, t2, quick
+
+
+def play_game(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add) -> None:
+    """A trick contract (§2–§5, §8, §13): quick tricks in the talon (§8, option
+    ``quick_tricks``); counted without play when both pass (§2.3) or after a half-whist (§2.4,
+    §17.6); else whists for tricks (:func:`defend`), then the pool for a made contract (§3) or
+    the mountain and consolation for a set one (§4, option ``consolation``). A game ends a
+    raspasy series (§7.5; only a made one with ``exit_only_by_made_game``, §17.10).
+
+    Example (the spec's first deal: Anna makes a seven, Boris whists alone, Vera passes)::
+
+        >>> s, entries = RunningSheet(Rules(pool_target=10), ("Anna", "Boris", "Vera")), []
+        >>> play_game(s, Deal("game", "Anna", "7H", {"Boris": "whist", "Vera": "pass"},
+        ...                   {"Anna": 7, "Boris": 2, "Vera": 1}), 1, "Vera", entries.append)
+        >>> [str(e) for e in entries]
+        ['Boris writes 12 whists on Anna', 'Anna: 4 into the pool']
+    """
+    decl, level, d1, d2, mode, td, t1, t2, quick = check_game(s, deal, number, dealer)
+    value = VALUE[level]
+    whists = s.whists
+    made = True
+    # §8: quick tricks in the talon, for every trick contract
+    if quick and s.quick_on:
+        if s.four:
+            whists[dealer][decl] += quick * value
+            add(Entry("whists", dealer, quick * value, decl, "quick_tricks", quick))
+        else:
+            share = quick * value >> 1
+            whists[d1][decl] += share
+            whists[d2][decl] += share
+            add(Entry("whists", d1, share, decl, "quick_tricks", quick))
+            add(Entry("whists", d2, share, decl, "quick_tricks", quick))
+
+    if mode == _NO_PLAY:  # §2.3: counted without play
+        write_pool(s, decl, value, (), dealer, add)
+    elif mode == _HALF:  # §2.4, §17.6: half the obligation, not played
+        half_tricks = OBLIGATION[level] >> 1
+        whists[d2][decl] += half_tricks * value
+        add(Entry("whists", d2, half_tricks * value, decl, "half_whist", half_tricks))
+        write_pool(s, decl, value, (), dealer, add)
+    else:
+        whisters, set_on_whist = defend(s, mode, level, decl, d1, d2, t1, t2, add)
+        if td >= level:  # §3
+            write_pool(s, decl, value, set_on_whist, dealer, add)
+        else:  # §4
+            made = False
+            under = level - td
+            loss = value * under
+            s.mountain[decl] += loss
+            add(Entry("mountain", decl, loss, None, "declarer_set", under))
+            receivers = (d1, d2) if s.consolation_all else whisters
+            if s.four:
+                receivers += (dealer,)
+            for r in receivers:
+                whists[r][decl] += loss
+                add(Entry("whists", r, loss, decl, "consolation", under))
+    if made or not s.exit_only_made:
+        s.series = 0
+
+
+def defend(
+    s: RunningSheet,
+    mode: int,
+    level: int,
+    decl: str,
+    d1: str,
+    d2: str,
+    t1: int,
+    t2: int,
+    add: Add,
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The whisters of a played game write whists for their tricks (§2.5, §3; a lone whister
+    is greedy or a gentleman, §17.1) and pay for the tricks short of the obligation D(L)
+    (§5; options ``whist_penalty``, ``personal_quota``, ``ten_checked``, ``duty1_rule``,
+    ``whister_shortfall``, §17.2–17.5). Returns the whisters and those set on whist.
+
+    Example (Anna's six, Boris and Vera whist and take 1 trick each: 2 short of 4)::
+
+        >>> s, entries = RunningSheet(Rules(), ("Anna", "Boris", "Vera")), []
+        >>> defend(s, 0, 6, "Anna", "Boris", "Vera", 1, 1, entries.append)
+        (('Boris', 'Vera'), ('Boris', 'Vera'))
+        >>> [str(e) for e in entries]  # doctest: +NORMALIZE_WHITESPACE
+        ['Boris writes 2 whists on Anna', 'Vera writes 2 whists on Anna',
+         'Boris: 2 into the mountain (set on whist, 1 trick short)',
+         'Vera: 2 into the mountain (set on whist, 1 trick short)']
+    """
+    value = VALUE[level]
+    whists = s.whists
+    duty = 0 if (level == 10 and s.ten_checked) else OBLIGATION[level]
+    penalty = value >> 1 if s.half_penalty else value  # per trick short, §17.2
+    t_def = t1 + t2
+    paid: list[tuple[str, int | Fraction, int]] = []  # (whister, amount, tricks)
+    if mode == _TWO_WHISTERS:
+        whisters: tuple[str, ...] = (d1, d2)
+        if t1:
+            whists[d1][decl] += value * t1
+            add(Entry("whists", d1, value * t1, decl, "tricks", t1))
+        if t2:
+            whists[d2][decl] += value * t2
+            add(Entry("whists", d2, value * t2, decl, "tricks", t2))
+        if s.personal_quota:  # §17.4: each must take his own quota
+            quota = 0 if duty == 0 else QUOTA[level]
+            if t1 < quota:
+                paid.append((d1, penalty * (quota - t1), quota - t1))
+            if t2 < quota:
+                paid.append((d2, penalty * (quota - t2), quota - t2))
+        elif t_def < duty:
+            if duty >= 2:  # §5.3 pair rule at 6 and 7, §17.4a
+                share = duty >> 1
+                short = duty - t_def
+                for w, tw in ((d1, t1), (d2, t2)):
+                    if tw < share:
+                        sw = share - tw
+                        if not s.own_shortfall and sw > short:
+                            sw = short
+                        paid.append((w, penalty * sw, sw))
+            elif s.duty1 == DUTY1_SECOND:  # §17.3, defence took 0 at 8–10
+                paid.append((d2, penalty, 1))
+            elif s.duty1 == DUTY1_BOTH:
+                paid.append((d1, penalty, 1))
+                paid.append((d2, penalty, 1))
+            else:  # split
+                part = _half(penalty)
+                paid.append((d1, part, 1))
+                paid.append((d2, part, 1))
+    else:
+        if mode == _FIRST_ALONE:
+            whisters, passer = (d1,), d2
+        else:
+            whisters, passer = (d2,), d1
+        w = whisters[0]
+        all_def = value * t_def
+        if s.gentleman:  # §17.1: split with the passer
+            if all_def:
+                whists[w][decl] += all_def >> 1
+                whists[passer][decl] += all_def >> 1
+                add(Entry("whists", w, all_def >> 1, decl, "tricks", t_def))
+                add(Entry("whists", passer, all_def >> 1, decl, "tricks", t_def))
+        elif all_def:  # §2.5 greedy: all defensive tricks are his
+            whists[w][decl] += all_def
+            add(Entry("whists", w, all_def, decl, "tricks", t_def))
+        if t_def < duty:  # §5.2
+            paid.append((w, penalty * (duty - t_def), duty - t_def))
+    set_on_whist: tuple[str, ...] = ()
+    mountain = s.mountain
+    for w, amount, short in paid:
+        if amount:
+            mountain[w] += amount
+            if type(amount) is not int:
+                s.fractional = True
+            add(Entry("mountain", w, amount, None, "whister_set", short))
+            set_on_whist += (w,)
+    return whisters, set_on_whist
+
+
+def play_raspasy(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add) -> int:
+    """Raspasy (§7): each trick costs the step of the progression (§7.5, §17.10, options
+    ``raspasy_progression`` and ``raspasy_progression_end``) into the mountain, above the
+    fewest tricks taken with the amnesty (§7.2, §17.8); a player with no trick has the cost
+    written off the mountain or into the pool (§7.3, §17.9, option ``raspasy_zero``), first
+    hand first. The 4-player dealer takes at most 2 tricks from the talon (§12.3). Returns the
+    cost of this raspasy.
+
+    Example (Vera deals; Anna takes no trick, Boris 4, Vera 6; amnesty of the fewest, 0)::
+
+        >>> s, entries = RunningSheet(Rules(), ("Anna", "Boris", "Vera")), []
+        >>> play_raspasy(s, Deal("raspasy", tricks={"Anna": 0, "Boris": 4, "Vera": 6}),
+        ...              1, "Vera", entries.append)
+        1
+        >>> s.mountain, [str(e) for e in entries]  # doctest: +NORMALIZE_WHITESPACE
+        ({'Anna': -1, 'Boris': 4, 'Vera': 6},
+         ['Boris: 4 into the mountain (raspasy, 4 tricks)',
+          'Vera: 6 into the mountain (raspasy, 6 tricks)',
+          'Anna: 1 written off the mountain (raspasy, no tricks)'])
+    """
+    if (
+        deal.declarer is not None
+        or deal.contract is not None
+        or deal.calls is not None
+        or deal.talon is not None
+        or deal.quick_tricks is not None
+    ):
+        raise _foreign_keys_problem(deal, RASPASY, number)
+    players = s.players
+    four = s.four
+    tricks = deal.tricks
+    try:
+        counts = [tricks[p] for p in players]
+        ok = len(tricks) == s.n and sum(counts) == 10
+        if ok:
+            for t in counts:
+                if type(t) is not int or t < 0:
+                    ok = False
+                    break
+    except (KeyError, TypeError):
+        ok = False
+    if not ok:
+        raise _tricks_problem(tricks, players, s.seat, None, number)
+    if four and tricks[dealer] > 2:
+        raise PulkaError("raspasy_talon_sitter_tricks", number, player=dealer, taken=tricks[dealer])
+    # §7.5, §17.10: the cost of this raspasy, then advance the series
+    prog = s.prog
+    if prog:
+        cost = prog[s.series]
+        s.series += 1
+        if s.series == len(prog):
+            s.series = len(prog) - 1 if s.repeat_last else 0
+    else:
+        cost = 1
+    low = min(counts) if s.amnesty else 0  # §7.2 amnesty, §17.8
+    mountain = s.mountain
+    zero_order = s.zero_order[dealer]
+    for p in zero_order + ((dealer,) if four else ()):
+        extra = tricks[p] - low
+        if extra:
+            mountain[p] += cost * extra
+            add(Entry("mountain", p, cost * extra, None, "raspasy", extra))
+    for p in zero_order:  # §7.3 / §17.9: first hand first
+        if tricks[p] == 0:
+            if s.zero_pool:
+                write_pool(s, p, cost, (), dealer, add)
+            else:
+                write_off(s, p, cost, "raspasy_zero", None, add)
+    return cost
+
+
+def play_misere(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add) -> None:
+    """A misère (§6): made with no trick, 10 into the pool; else 10 a trick into the mountain.
+    It ends a raspasy series (§7.5; only when made, with ``exit_only_by_made_game``).
+
+    Example (G5: Boris's misère fails with 3 tricks)::
+
+        >>> s, entries = RunningSheet(Rules(pool_target=10), ("Anna", "Boris", "Vera")), []
+        >>> play_misere(s, Deal("misere", "Boris", tricks={"Boris": 3}), 2, "Anna",
+        ...             entries.append)
+        >>> s.mountain["Boris"], [str(e) for e in entries]
+        (30, ['Boris: 30 into the mountain (misère, 3 tricks taken)'])
+    """
+    decl = deal.declarer
+    seat = s.seat
+    if type(decl) is not str or decl not in seat:
+        raise _declarer_problem(decl, number)
+    if s.four and decl == dealer:
+        raise PulkaError("talon_sitter_declares", number, player=decl)
+    if (
+        deal.contract is not None
+        or deal.calls is not None
+        or deal.talon is not None
+        or deal.quick_tricks is not None
+    ):
+        raise _foreign_keys_problem(deal, MISERE, number)
+    tricks = deal.tricks
+    try:
+        taken = tricks[decl]
+        ok = len(tricks) == 1 and type(taken) is int and 0 <= taken <= 10
+    except (KeyError, TypeError):
+        ok = False
+    if not ok:
+        raise _misere_tricks_problem(tricks, decl, seat, number)
+    made = True
+    if taken == 0:  # §6
+        write_pool(s, decl, 10, (), dealer, add)
+    else:
+        made = False
+        s.mountain[decl] += 10 * taken
+        add(Entry("mountain", decl, 10 * taken, None, "misere_failed", taken))
+    if made or not s.exit_only_made:
+        s.series = 0
+
+
+# --- errors, built only when something is wrong ---------------------------------------------
+
+
+def _declarer_problem(declarer: object, number: int) -> PulkaError:
     if declarer is None:
-        return "the deal needs a declarer"
-    return f"unknown player {declarer!r} as declarer"
+        return PulkaError("declarer_missing", number)
+    return PulkaError("declarer_unknown", number, player=declarer)
 
 
-def _half_levels_problem(levels: tuple[int, ...]) -> str:
+def _half_levels_problem(levels: tuple[int, ...], number: int) -> PulkaError:
     if not levels:
-        return "half-whist is not allowed by the rules (half_whist_levels is [])"
+        return PulkaError("half_not_allowed", number)
     if len(levels) == 1:
-        return f"half-whist is allowed only at level {levels[0]}"
-    return "half-whist is allowed only at levels " + ", ".join(str(x) for x in levels)
+        return PulkaError("half_level", number, level=levels[0])
+    return PulkaError("half_levels", number, levels=levels)
 
 
 def _calls_problem(
-    calls: object, declarer: str, first: str, second: str, talon_sitter: str | None
-) -> str:
+    calls: object,
+    declarer: str,
+    first: str,
+    second: str,
+    talon_sitter: str | None,
+    number: int,
+) -> PulkaError:
     if calls is None:
-        return f"a game needs the calls of {first} and {second}"
+        return PulkaError("calls_missing", number, first=first, second=second)
     if not isinstance(calls, Mapping):
-        return "calls must be an object: defender -> 'whist', 'pass' or 'half'"
+        return PulkaError("calls_type", number)
     for who in calls:
         if who == declarer:
-            return f"{declarer} declares, so has no call"
+            return PulkaError("call_by_declarer", number, player=declarer)
         if who == talon_sitter:
-            return f"{who} deals and sits out on the talon, so has no call"
+            return PulkaError("call_by_talon_sitter", number, player=who)
         if who not in (first, second):
-            return f"unknown player {who!r} in calls"
+            return PulkaError("call_unknown_player", number, player=who)
     for who in (first, second):
         if who not in calls:
-            return f"call missing for {who}"
+            return PulkaError("call_missing", number, player=who)
     for who in (first, second):
         if calls[who] not in CALLS or type(calls[who]) is not str:
-            return f"{who}'s call must be 'whist', 'pass' or 'half', not {calls[who]!r}"
+            return PulkaError("call_value", number, player=who, value=calls[who])
     c1, c2 = calls[first], calls[second]
-    if c1 == "half" and c2 == "half":
-        return (
-            f"two half-whists: only the second defender ({second}) may say half, "
-            f"after the first ({first}) passed"
-        )
-    if c1 == "half":
-        return (
-            f"only the second defender ({second}) may say half, after the first ({first}) "
-            f"passed; {first} speaks first"
-        )
-    return (
-        f"half-whist only after the first defender passed: {first} whisted, "
-        f"so {second} cannot say half"
-    )
+    if c1 == HALF and c2 == HALF:
+        return PulkaError("half_twice", number, first=first, second=second)
+    if c1 == HALF:
+        return PulkaError("half_by_first", number, first=first, second=second)
+    return PulkaError("half_after_whist", number, first=first, second=second)
 
 
 def _tricks_problem(
-    tricks: object, expected: Sequence[str], seat: Mapping[str, int], talon_sitter: str | None
-) -> str:
+    tricks: object,
+    expected: Sequence[str],
+    seat: Mapping[str, int],
+    talon_sitter: str | None,
+    number: int,
+) -> PulkaError:
     if not isinstance(tricks, Mapping):
-        return "tricks must be an object: player -> tricks"
+        return PulkaError("tricks_type", number)
     for who in tricks:
         if who == talon_sitter:
-            return f"{who} deals and sits out on the talon, so takes no tricks in a game"
+            return PulkaError("tricks_talon_sitter", number, player=who)
+        # Everybody at the table but the 4-player dealer plays, so a known name is expected.
         if type(who) is not str or who not in seat:
-            return f"unknown player {who!r} in tricks"
-        if who not in expected:
-            return f"{who} does not play this deal, so has no tricks"
+            return PulkaError("tricks_unknown_player", number, player=who)
     for who in expected:
         if who not in tricks:
-            return f"tricks missing for {who}"
+            return PulkaError("tricks_missing", number, player=who)
     for who in expected:
         t = tricks[who]
         if type(t) is not int or not 0 <= t <= 10:
-            return f"tricks of {who} must be a whole number from 0 to 10, not {t!r}"
-    total = sum(tricks[who] for who in expected)
-    return f"tricks sum to {total}, expected 10"
+            return PulkaError("tricks_range", number, player=who, value=t)
+    counts = tuple(tricks[who] for who in expected)
+    return PulkaError(
+        "tricks_sum",
+        number,
+        players=tuple(expected),
+        tricks=counts,
+        total=sum(counts),
+        expected=10,
+    )
 
 
-def _misere_tricks_problem(tricks: object, declarer: str, seat: Mapping[str, int]) -> str:
+def _misere_tricks_problem(
+    tricks: object, declarer: str, seat: Mapping[str, int], number: int
+) -> PulkaError:
     if tricks is None:
-        return f"a misère needs the tricks {declarer} took"
+        return PulkaError("misere_tricks_missing", number, player=declarer)
     if not isinstance(tricks, Mapping):
-        return "tricks must be an object: player -> tricks"
+        return PulkaError("tricks_type", number)
     for who in tricks:
         if who != declarer:
             if type(who) is not str or who not in seat:
-                return f"unknown player {who!r} in tricks"
-            return f"misère tricks list only the declarer ({declarer}), not {who}"
+                return PulkaError("tricks_unknown_player", number, player=who)
+            return PulkaError("misere_tricks_other", number, declarer=declarer, player=who)
     if declarer not in tricks:
-        return f"tricks missing for {declarer}"
-    t = tricks[declarer]
-    return f"tricks of {declarer} must be a whole number from 0 to 10, not {t!r}"
+        return PulkaError("tricks_missing", number, player=declarer)
+    return PulkaError("tricks_range", number, player=declarer, value=tricks[declarer])
 
 
-def _foreign_keys_problem(deal: Deal, kind: str) -> str:
+def _foreign_keys_problem(deal: Deal, kind: str, number: int) -> PulkaError:
     keys = ("contract", "calls", "talon", "quick_tricks")
-    if kind == "raspasy":
+    if kind == RASPASY:
         keys = ("declarer", *keys)
     for key in keys:
         if getattr(deal, key) is not None:
-            return f"a {kind} deal has no {key}"
-    return f"a {kind} deal has wrong keys"  # pragma: no cover
+            return PulkaError("deal_has_no", number, kind=kind, key=key)
+    raise AssertionError("called only when a key is set")  # pragma: no cover

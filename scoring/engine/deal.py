@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import PulkaError
+from .words import ACE, CALLS, CARD_SUITS, KINDS, KING, LEVELS, QUEEN, RANKS, SUITS
 
 __all__ = [
     "CALLS",
@@ -32,14 +33,8 @@ __all__ = [
     "quick_tricks_of_talon",
 ]
 
-KINDS = ("game", "misere", "raspasy")
-CALLS = ("whist", "pass", "half")
-SUITS = ("S", "C", "D", "H", "NT")
-RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
-CARD_SUITS = ("S", "C", "D", "H")
-
 #: "7H" -> 7 for every valid contract (§1.2).
-CONTRACTS: dict[str, int] = {f"{level}{suit}": level for level in range(6, 11) for suit in SUITS}
+CONTRACTS: dict[str, int] = {f"{level}{suit}": level for level in LEVELS for suit in SUITS}
 #: The 32 cards of the preferans pack.
 CARDS: frozenset[str] = frozenset(r + s for r in RANKS for s in CARD_SUITS)
 
@@ -188,35 +183,43 @@ def contract_level(contract: str) -> int:
     """
     level = CONTRACTS.get(contract) if type(contract) is str else None
     if level is None:
-        raise PulkaError(contract_problem(contract))
+        raise contract_problem(contract)
     return level
 
 
-def contract_problem(contract: object) -> str:
-    """Why ``contract`` is not a valid contract (the message of the error)."""
+def contract_problem(contract: object, deal_number: int | None = None) -> PulkaError:
+    """Why ``contract`` is not a valid contract: the error to raise.
+
+    Example::
+
+        >>> contract_problem("7X", 4).params
+        {'contract': '7X'}
+        >>> contract_problem("5NT").code
+        'contract_level'
+    """
     if type(contract) is not str:
-        return "contract must be a level and a suit such as '7H' or '10NT'"
+        return PulkaError("contract_type", deal_number, value=contract)
     digits = 0
     while digits < len(contract) and contract[digits].isdigit():
         digits += 1
     level = contract[:digits]
     if not level:
-        return f"contract {contract!r}: must start with the level 6 to 10"
-    if int(level) not in range(6, 11):
-        return f"contract {contract!r}: level must be 6 to 10"
-    return f"contract {contract!r}: suit must be S, C, D, H or NT"
+        return PulkaError("contract_no_level", deal_number, contract=contract)
+    if int(level) not in LEVELS:
+        return PulkaError("contract_level", deal_number, contract=contract)
+    return PulkaError("contract_suit", deal_number, contract=contract)
 
 
 def _quick_tricks(a: str, b: str) -> int:
     """§8.1 table for two valid, different cards."""
     ra, sa, rb, sb = a[:-1], a[-1], b[:-1], b[-1]
-    if ra == "A" and rb == "A":
+    if ra == ACE and rb == ACE:
         return 3
-    if sa == sb and {ra, rb} == {"A", "K"}:
+    if sa == sb and {ra, rb} == {ACE, KING}:
         return 2
-    if "A" in (ra, rb):
+    if ACE in (ra, rb):
         return 1
-    if sa == sb and {ra, rb} == {"K", "Q"}:
+    if sa == sb and {ra, rb} == {KING, QUEEN}:
         return 1
     return 0
 
@@ -240,7 +243,7 @@ def quick_tricks_of_talon(talon: tuple[str, str] | list[str]) -> int:
     """
     q = talon_quick_tricks(talon)
     if q is None:
-        raise PulkaError(talon_problem(talon))
+        raise talon_problem(talon)
     return q
 
 
@@ -256,11 +259,17 @@ def talon_quick_tricks(talon: object) -> int | None:
         return None
 
 
-def talon_problem(talon: object) -> str:
-    """Why ``talon`` is not two different valid cards (the message of the error)."""
+def talon_problem(talon: object, deal_number: int | None = None) -> PulkaError:
+    """Why ``talon`` is not two different valid cards: the error to raise.
+
+    Example::
+
+        >>> talon_problem(("AS", "AS"), 2).params, talon_problem(("AS", "1S")).code
+        ({'card': 'AS'}, 'talon_card')
+    """
     if not isinstance(talon, (tuple, list)) or len(talon) != 2:
-        return "talon must be a list of two cards such as ['AS', '10H']"
+        return PulkaError("talon_shape", deal_number)
     for card in talon:
         if type(card) is not str or card not in CARDS:
-            return f"talon: {card!r} is not a card (rank A K Q J 10 9 8 7, suit S C D H)"
-    return f"talon: the card {talon[0]!r} appears twice"
+            return PulkaError("talon_card", deal_number, card=card)
+    return PulkaError("talon_twice", deal_number, card=talon[0])

@@ -16,10 +16,11 @@ from fractions import Fraction
 from typing import Any
 
 from .compute import check_players, compute_sheet
-from .deal import KINDS, Deal
+from .deal import Deal
 from .errors import PulkaError
 from .rules import Rules, rules_from_dict, rules_to_dict
 from .sheet import Sheet
+from .words import GAME, KINDS, MISERE, RASPASY
 
 __all__ = [
     "Pulka",
@@ -34,17 +35,16 @@ __all__ = [
 
 _TOP_KEYS = ("format", "players", "first_dealer", "rules", "deals")
 _DEAL_KEYS: dict[str, tuple[str, ...]] = {
-    "game": ("kind", "declarer", "contract", "calls", "tricks", "talon", "quick_tricks", "dealer"),
-    "misere": ("kind", "declarer", "tricks", "dealer"),
-    "raspasy": ("kind", "tricks", "dealer"),
+    GAME: ("kind", "declarer", "contract", "calls", "tricks", "talon", "quick_tricks", "dealer"),
+    MISERE: ("kind", "declarer", "tricks", "dealer"),
+    RASPASY: ("kind", "tricks", "dealer"),
 }
 _REQUIRED: dict[str, tuple[str, ...]] = {
-    "game": ("declarer", "contract", "calls"),
-    "misere": ("declarer", "tricks"),
-    "raspasy": ("tricks",),
+    GAME: ("declarer", "contract", "calls"),
+    MISERE: ("declarer", "tricks"),
+    RASPASY: ("tricks",),
 }
 _ALL_DEAL_KEYS = frozenset(k for keys in _DEAL_KEYS.values() for k in keys)
-_KIND_WORD = {"game": "game", "misere": "misère", "raspasy": "raspasy"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,68 +96,57 @@ talon=None, quick_tricks=None, dealer=None)
         scoring.engine.errors.PulkaError: deal 3: 'contract' does not belong to a misère deal
     """
     if not isinstance(data, Mapping):
-        raise PulkaError("a deal must be an object", number)
+        raise PulkaError("deal_not_object", number)
     if "kind" not in data:
-        raise PulkaError("a deal needs a kind: 'game', 'misere' or 'raspasy'", number)
+        raise PulkaError("kind_missing", number)
     kind = data["kind"]
     if type(kind) is not str or kind not in KINDS:
-        raise PulkaError(f"kind must be 'game', 'misere' or 'raspasy', not {kind!r}", number)
+        raise PulkaError("kind", number, value=kind)
     allowed = _DEAL_KEYS[kind]
-    word = _KIND_WORD[kind]
     for key in data:
         if key not in _ALL_DEAL_KEYS:
-            raise PulkaError(f"unknown key {key!r}", number)
+            raise PulkaError("unknown_key", number, key=key)
         if key not in allowed:
-            raise PulkaError(f"{key!r} does not belong to a {word} deal", number)
+            raise PulkaError("key_not_in_kind", number, key=key, kind=kind)
     for key in _REQUIRED[kind]:
         if key not in data:
-            raise PulkaError(f"a {word} deal needs {key!r}", number)
+            raise PulkaError("key_required", number, key=key, kind=kind)
 
     def name(key: str) -> str | None:
         value = data.get(key)
         if key in data and (type(value) is not str or not value):
-            raise PulkaError(f"{key} must be a player's name, not {value!r}", number)
+            raise PulkaError("name_type", number, key=key, value=value)
         return value
 
     declarer, dealer = name("declarer"), name("dealer")
     contract = data.get("contract")
     if "contract" in data and type(contract) is not str:
-        raise PulkaError(
-            f"contract must be a level and a suit such as '7H' or '10NT', not {contract!r}",
-            number,
-        )
+        raise PulkaError("contract_type", number, value=contract)
     calls = data.get("calls")
     if calls is not None or "calls" in data:
         if not isinstance(calls, Mapping) or any(
             type(v) is not str or type(k) is not str for k, v in calls.items()
         ):
-            raise PulkaError(
-                "calls must be an object: defender -> 'whist', 'pass' or 'half'", number
-            )
+            raise PulkaError("calls_type", number)
         calls = dict(calls)
     tricks = data.get("tricks")
     if tricks is not None or "tricks" in data:
         if not isinstance(tricks, Mapping):
-            raise PulkaError("tricks must be an object: player -> tricks", number)
+            raise PulkaError("tricks_type", number)
         for who, t in tricks.items():
             if type(t) is not int:
-                raise PulkaError(
-                    f"tricks of {who} must be a whole number from 0 to 10, not {_json(t)}",
-                    number,
-                )
+                raise PulkaError("tricks_range", number, player=who, value=t)
         tricks = dict(tricks)
     talon = data.get("talon")
     if talon is not None or "talon" in data:
         if not isinstance(talon, (list, tuple)) or len(talon) != 2:
-            raise PulkaError("talon must be a list of two cards such as ['AS', '10H']", number)
+            raise PulkaError("talon_shape", number)
         talon = tuple(talon)
     quick = data.get("quick_tricks")
     if "quick_tricks" in data and (type(quick) is not int or not 0 <= quick <= 3):
-        raise PulkaError(
-            f"quick_tricks must be a whole number from 0 to 3, not {_json(quick)}", number
-        )
+        raise PulkaError("quick_tricks_range", number, value=quick)
     if talon is not None and quick is not None:
-        raise PulkaError("give either talon or quick_tricks, not both", number)
+        raise PulkaError("talon_and_quick_tricks", number)
     return Deal(
         kind=kind,
         declarer=declarer,
@@ -168,16 +157,6 @@ talon=None, quick_tricks=None, dealer=None)
         quick_tricks=quick,
         dealer=dealer,
     )
-
-
-def _json(value: Any) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    return repr(value)
 
 
 def deal_to_dict(deal: Deal) -> dict[str, Any]:
@@ -219,31 +198,31 @@ def parse_pulka(doc: Any) -> Pulka:
         ('D', 10, 'raspasy')
     """
     if not isinstance(doc, Mapping):
-        raise PulkaError("a pulka must be a JSON object")
+        raise PulkaError("pulka_not_object")
     for key in doc:
         if key not in _TOP_KEYS:
-            raise PulkaError(f"unknown key {key!r}")
+            raise PulkaError("unknown_key", key=key)
     if doc.get("format") != "pulka/1" or type(doc.get("format")) is not str:
-        raise PulkaError("format must be 'pulka/1'")
+        raise PulkaError("format")
     if "players" not in doc:
-        raise PulkaError("players are missing: 3 or 4 names in clockwise seat order")
+        raise PulkaError("players_missing")
     players_value = doc["players"]
     if not isinstance(players_value, (list, tuple)):
-        raise PulkaError("players must be 3 or 4 distinct non-empty names")
+        raise PulkaError("players")
     players = check_players(players_value)
     first_dealer = players[0]
     if "first_dealer" in doc:
         first_dealer = doc["first_dealer"]
         if type(first_dealer) is not str or first_dealer not in players:
-            raise PulkaError(f"first_dealer {_json(first_dealer)} is not a player")
+            raise PulkaError("first_dealer_unknown", value=first_dealer)
     if "rules" in doc and not isinstance(doc["rules"], Mapping):
-        raise PulkaError("rules must be an object")
+        raise PulkaError("rules_not_object")
     rules = rules_from_dict(doc.get("rules", {}))
     if "deals" not in doc:
-        raise PulkaError("deals are missing (an empty list if none was played)")
+        raise PulkaError("deals_missing")
     deals_value = doc["deals"]
     if not isinstance(deals_value, (list, tuple)):
-        raise PulkaError("deals must be a list")
+        raise PulkaError("deals_not_list")
     deals = tuple(deal_from_dict(d, i) for i, d in enumerate(deals_value, 1))
     return Pulka(players=players, first_dealer=first_dealer, rules=rules, deals=deals)
 

@@ -18,10 +18,27 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import PulkaError
+from .words import (
+    CONSOLATION_WHISTERS,
+    DUTY1_SECOND,
+    HALF_WHIST_LEVELS,
+    HELP_EXCEPTION_WRITE_OFF,
+    LEVELS,
+    LONE_WHISTER_GREEDY,
+    OPTION_CHOICES,
+    POOL_POINT_VALUES,
+    PROGRESSION_END_RESET,
+    RASPASY_ZERO_MOUNTAIN,
+    WHIST_PENALTY_FULL,
+    WHISTER_SHORTFALL_PAIR,
+)
 
 __all__ = [
     "CHOICES",
+    "OBLIGATION",
+    "QUOTA",
     "RULE_KEYS",
+    "VALUE",
     "Rules",
     "contract_value",
     "obligation",
@@ -29,17 +46,8 @@ __all__ = [
     "rules_to_dict",
 ]
 
-#: The allowed values of the option keys that take a word (§14).
-CHOICES: dict[str, tuple[str, ...]] = {
-    "consolation": ("whisters", "all_opponents"),
-    "lone_whister": ("greedy", "gentleman"),
-    "whist_penalty": ("full", "half"),
-    "duty1_rule": ("second", "both", "split"),
-    "raspasy_zero": ("mountain", "pool"),
-    "help_exception": ("write_off", "skip_to_next"),
-    "whister_shortfall": ("pair", "own"),
-    "raspasy_progression_end": ("reset", "repeat_last"),
-}
+#: The allowed values of the option keys that take a word (§14), from the engine's words.
+CHOICES: dict[str, tuple[str, ...]] = OPTION_CHOICES
 
 _BOOLEANS = (
     "personal_quota",
@@ -51,8 +59,6 @@ _BOOLEANS = (
     "help",
     "help_excludes_talon_sitter",
 )
-
-_HALF_WHIST_LEVELS = ((6, 7), (6,), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,51 +77,50 @@ class Rules:
     """
 
     pool_target: int = 20
-    consolation: str = "whisters"
-    lone_whister: str = "greedy"
-    whist_penalty: str = "full"
-    duty1_rule: str = "second"
+    consolation: str = CONSOLATION_WHISTERS
+    lone_whister: str = LONE_WHISTER_GREEDY
+    whist_penalty: str = WHIST_PENALTY_FULL
+    duty1_rule: str = DUTY1_SECOND
     personal_quota: bool = False
     ten_checked: bool = False
-    half_whist_levels: tuple[int, ...] = (6, 7)
+    half_whist_levels: tuple[int, ...] = HALF_WHIST_LEVELS[0]
     quick_tricks: bool = True
     raspasy_amnesty: bool = True
-    raspasy_zero: str = "mountain"
+    raspasy_zero: str = RASPASY_ZERO_MOUNTAIN
     raspasy_progression: tuple[int, ...] = ()
     exit_only_by_made_game: bool = False
     mountain_floor_zero: bool = False
     help: bool = True
-    help_exception: str = "write_off"
+    help_exception: str = HELP_EXCEPTION_WRITE_OFF
     help_excludes_talon_sitter: bool = False
-    pool_point_value: int = 10
-    whister_shortfall: str = "pair"
-    raspasy_progression_end: str = "reset"
+    pool_point_value: int = POOL_POINT_VALUES[0]
+    whister_shortfall: str = WHISTER_SHORTFALL_PAIR
+    raspasy_progression_end: str = PROGRESSION_END_RESET
 
     def __post_init__(self) -> None:
         t = self.pool_target
         if type(t) is not int or t <= 0:
-            raise PulkaError("rules: pool_target must be a positive whole number")
+            raise PulkaError("rules_pool_target")
         for key, allowed in CHOICES.items():
             if getattr(self, key) not in allowed or type(getattr(self, key)) is not str:
-                words = ", ".join(repr(a) for a in allowed)
-                raise PulkaError(f"rules: {key} must be one of {words}")
+                raise PulkaError("rules_choice", key=key, allowed=allowed)
         for key in _BOOLEANS:
             if type(getattr(self, key)) is not bool:
-                raise PulkaError(f"rules: {key} must be true or false")
+                raise PulkaError("rules_boolean", key=key)
         levels = self.half_whist_levels
         if (
             not isinstance(levels, (list, tuple))
             or any(type(x) is not int for x in levels)
-            or tuple(levels) not in _HALF_WHIST_LEVELS
+            or tuple(levels) not in HALF_WHIST_LEVELS
         ):
-            raise PulkaError("rules: half_whist_levels must be one of [6, 7], [6], []")
+            raise PulkaError("rules_half_whist_levels")
         object.__setattr__(self, "half_whist_levels", tuple(levels))
         prog = self.raspasy_progression
         if not isinstance(prog, (list, tuple)) or any(type(x) is not int or x <= 0 for x in prog):
-            raise PulkaError("rules: raspasy_progression must be a list of positive whole numbers")
+            raise PulkaError("rules_raspasy_progression")
         object.__setattr__(self, "raspasy_progression", tuple(prog))
-        if type(self.pool_point_value) is not int or self.pool_point_value not in (10, 20):
-            raise PulkaError("rules: pool_point_value must be 10 or 20")
+        if type(self.pool_point_value) is not int or self.pool_point_value not in POOL_POINT_VALUES:
+            raise PulkaError("rules_pool_point_value")
 
 
 #: Every key of the ``rules`` object, in the order of the spec table.
@@ -140,16 +145,16 @@ def rules_from_dict(data: Mapping[str, Any] | None) -> Rules:
     if data is None:
         return Rules()
     if not isinstance(data, Mapping):
-        raise PulkaError("rules must be an object")
+        raise PulkaError("rules_not_object")
     for key in data:
         if key not in RULE_KEYS:
-            raise PulkaError(f"rules: unknown key {key!r}")
+            raise PulkaError("rules_unknown_key", key=key)
     values = dict(data)
     for key in ("half_whist_levels", "raspasy_progression"):
         if key in values and not isinstance(values[key], (list, tuple)):
             if key == "half_whist_levels":
-                raise PulkaError("rules: half_whist_levels must be one of [6, 7], [6], []")
-            raise PulkaError("rules: raspasy_progression must be a list of positive whole numbers")
+                raise PulkaError("rules_half_whist_levels")
+            raise PulkaError("rules_raspasy_progression")
     return Rules(**values)
 
 
@@ -177,7 +182,7 @@ def contract_value(level: int) -> int:
         >>> [contract_value(level) for level in (6, 7, 8, 9, 10)]
         [2, 4, 6, 8, 10]
     """
-    return 2 * (level - 5)
+    return VALUE[level]
 
 
 def obligation(level: int, rules: Rules | None = None) -> int:
@@ -192,7 +197,12 @@ def obligation(level: int, rules: Rules | None = None) -> int:
     """
     if level == 10 and rules is not None and rules.ten_checked:
         return 0
-    return _OBLIGATION[level]
+    return OBLIGATION[level]
 
 
-_OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}
+#: V(L) = 2·(L − 5), the value of a level (§1.2).
+VALUE: dict[int, int] = {level: 2 * (level - 5) for level in LEVELS}
+#: D(L), the tricks the defending side must take (§2.1).
+OBLIGATION: dict[int, int] = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}
+#: Each whister's own share of D(L) under ``personal_quota`` (§17.4).
+QUOTA: dict[int, int] = {6: 2, 7: 1, 8: 1, 9: 1, 10: 1}

@@ -2,67 +2,22 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from django import template
 from django.forms import BoundField
-from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
 
 from scoring import engine
+from scoring.formatting import card_label, contract_label, decimal, score, signed
 
 register = template.Library()
 
-SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
-
-
-@register.filter
-def score(value: int | Fraction | None) -> str:
-    """A score as players write it: 12, −3, or an exact fraction such as 5/2."""
-    if value is None:
-        return ""
-    if isinstance(value, Fraction) and value.denominator != 1:
-        sign = "−" if value < 0 else ""
-        return f"{sign}{abs(value.numerator)}/{value.denominator}"
-    number = int(value)
-    return f"−{-number}" if number < 0 else str(number)
-
-
-@register.filter
-def signed(value: int | Fraction | None) -> str:
-    if value is None:
-        return ""
-    text = score(value)
-    return f"+{text}" if value > 0 else text
-
-
-@register.filter
-def decimal(value: int | Fraction | None) -> str:
-    """An exact result shown to two decimals in the user's locale (for titles and print)."""
-    if value is None:
-        return ""
-    return number_format(round(float(value), 2), decimal_pos=2, use_l10n=True)
-
-
-def card_label(card: str) -> str:
-    """A talon card as players write it: the rank in their language and the suit's sign."""
-    rank, suit = card[:-1], card[-1]
-    ranks = {
-        "A": pgettext("card rank: ace", "A"),
-        "K": pgettext("card rank: king", "K"),
-        "Q": pgettext("card rank: queen", "Q"),
-        "J": pgettext("card rank: jack", "J"),
-    }
-    return f"{ranks.get(rank, rank)}{SUITS[suit]}"
-
-
-def contract_label(contract: str) -> str:
-    level = engine.contract_level(contract)
-    suit = contract[len(str(level)) :]
-    return f"{level}{SUITS.get(suit) or _('NT')}"
+# The display formats live in scoring.formatting; here they become template filters.
+register.filter("score", score)
+register.filter("signed", signed)
+register.filter("decimal", decimal)
 
 
 @register.filter
@@ -147,10 +102,10 @@ def deal_summary(data: dict, names: list[str] | None = None) -> str:
         return known + [(name, v) for name, v in mapping.items() if name not in order]
 
     tricks = in_order(data.get("tricks") or {})
-    if kind == "raspasy":
+    if kind == engine.RASPASY:
         counts = ", ".join(f"{name} {n}" for name, n in tricks)
         return _("Raspasy: %(tricks)s") % {"tricks": counts}
-    if kind == "misere":
+    if kind == engine.MISERE:
         taken = tricks[0][1] if tricks else 0
         if taken:
             return _("%(declarer)s misère, %(tricks)s taken") % {
@@ -158,7 +113,7 @@ def deal_summary(data: dict, names: list[str] | None = None) -> str:
                 "tricks": _tricks(taken),
             }
         return _("%(declarer)s misère, clean") % {"declarer": declarer}
-    words = {"whist": _("whist"), "pass": _("pass"), "half": _("half-whist")}
+    words = {engine.WHIST: _("whist"), engine.PASS: _("pass"), engine.HALF: _("half-whist")}
     calls = ", ".join(f"{name} {words[c]}" for name, c in in_order(data.get("calls", {})))
     text = f"{declarer} {contract_label(data['contract'])} · {calls}"
     if tricks:

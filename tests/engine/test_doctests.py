@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "scoring.engine",
     "scoring.engine.errors",
+    "scoring.engine.words",
     "scoring.engine.rules",
     "scoring.engine.deal",
     "scoring.engine.sheet",

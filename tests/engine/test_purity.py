@@ -30,19 +30,10 @@ def test_scoring_package_init_is_empty():
     assert (ROOT / "scoring" / "__init__.py").read_text(encoding="utf-8").strip() == ""
 
 
-def test_every_module_of_the_style_guide_exists():
-    names = {p.name for p in SOURCES}
-    assert {
-        "__init__.py",
-        "rules.py",
-        "deal.py",
-        "sheet.py",
-        "compute.py",
-        "settlement.py",
-        "jsonio.py",
-        "errors.py",
-        "__main__.py",
-    } <= names
+def test_the_module_checks_below_look_at_the_engine_package():
+    # Guards the parametrized checks against an empty glob (a moved package), without
+    # pinning which modules the engine is split into.
+    assert ENGINE / "__init__.py" in SOURCES
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)

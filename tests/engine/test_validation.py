@@ -56,7 +56,7 @@ def error_of(document: dict) -> str:
         # --- the rule book's own examples ---
         (
             doc(NO_PLAY, NO_PLAY, game(tricks={"Anna": 6, "Boris": 2, "Vera": 1})),
-            "deal 3: tricks sum to 9, expected 10",
+            "deal 3: 6 + 2 + 1 = 9 tricks, a deal has 10",
         ),
         (
             doc(NO_PLAY, game("Boris", "8D", {"Vera": "pass", "Anna": "half"})),
@@ -187,7 +187,7 @@ def error_of(document: dict) -> str:
         ),
         (
             doc({"kind": "raspasy", "tricks": {"Anna": 3, "Boris": 3, "Vera": 3}}),
-            "deal 1: tricks sum to 9, expected 10",
+            "deal 1: 3 + 3 + 3 = 9 tricks, a deal has 10",
         ),
         (
             doc({"kind": "misere", "declarer": "Anna", "tricks": {"Anna": 0, "Boris": 5}}),
@@ -320,8 +320,15 @@ def test_deal_problems_carry_the_deal_number_and_the_bare_problem():
     with pytest.raises(PulkaError) as caught:
         score_pulka(doc(NO_PLAY, game(tricks={"Anna": 6, "Boris": 2, "Vera": 1})))
     assert caught.value.deal_number == 2
-    assert caught.value.problem == "tricks sum to 9, expected 10"
-    assert str(caught.value) == "deal 2: tricks sum to 9, expected 10"
+    assert caught.value.code == "tricks_sum"
+    assert caught.value.params == {
+        "players": ("Anna", "Boris", "Vera"),
+        "tricks": (6, 2, 1),
+        "total": 9,
+        "expected": 10,
+    }
+    assert caught.value.problem == "6 + 2 + 1 = 9 tricks, a deal has 10"
+    assert str(caught.value) == "deal 2: 6 + 2 + 1 = 9 tricks, a deal has 10"
 
 
 def test_the_first_bad_deal_is_reported_and_no_sheet_is_returned():

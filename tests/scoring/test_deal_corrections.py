@@ -80,7 +80,7 @@ def test_a_correction_that_breaks_a_rule_is_refused(as_persona, pulka):
         _edit_url(pulka, 1), deal_post(tricks_0="5", version="1"), headers=HTMX
     )
 
-    assert "tricks sum to 14, expected 10" in response.content.decode()
+    assert "= 14 tricks, a deal has 10" in response.content.decode()
     assert Deal.objects.get(pulka=pulka).tricks["0"] == 1
 
 

@@ -57,7 +57,7 @@ def test_plain_form_post_redirects_back_to_the_pulka(as_persona, pulka):
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"tricks_0": "0"}, "tricks sum to 9, expected 10"),
+        ({"tricks_0": "0"}, "= 9 tricks, a deal has 10"),
         ({"declarer": "7"}, "Select a valid choice"),
         ({"kind": "poker"}, "Select a valid choice"),
         ({"tricks_1": "eleven"}, "Enter a whole number"),
@@ -91,7 +91,7 @@ def test_bad_input_on_the_plain_form_shows_the_whole_page_with_the_error(as_pers
     html = response.content.decode()
     assert response.status_code == 200
     assert "<html" in html
-    assert "tricks sum to 9, expected 10" in html
+    assert "= 9 tricks, a deal has 10" in html
     assert not Deal.objects.exists()
 
 

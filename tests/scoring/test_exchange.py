@@ -200,7 +200,7 @@ def test_a_bad_golden_case_is_refused_with_its_deal_named_and_saves_nothing(even
     [
         ({"format": "pulka-sheet/1"}, "format must be 'pulka/1'"),
         ({"players": ["A", "B"]}, "players must be 3 or 4 distinct non-empty names"),
-        ({"rules": {"pool_target": 0}}, "pool_target"),
+        ({"rules": {"pool_target": 0}}, "the pool target must be a whole number above zero"),
         ({"colour": "red"}, "unknown key 'colour'"),
         ({"players": ["A" * 61, "B", "C"], "deals": []}, "at most 60 characters"),
     ],

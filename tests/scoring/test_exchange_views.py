@@ -281,8 +281,8 @@ def test_a_post_without_a_file_asks_for_one(as_persona, evening_a):
     ("language", "lead"),
     [
         ("en", "This file is not a pulka in the pulka/1 format: unknown key 'colour'"),
-        ("uk", "Цей файл не є пулькою у форматі pulka/1: unknown key 'colour'"),
-        ("ru", "Этот файл не является пулькой в формате pulka/1: unknown key 'colour'"),
+        ("uk", "Цей файл не є пулькою у форматі pulka/1: невідомий ключ 'colour'"),
+        ("ru", "Этот файл не является пулькой в формате pulka/1: неизвестный ключ 'colour'"),
     ],
 )
 def test_a_file_in_another_format_is_refused_in_the_secretarys_language(

@@ -1,43 +1,98 @@
+"""The engine's problems in the user's language: one translated entry per engine code."""
+
+import pickle
+import re
+
 import pytest
 from django.utils import translation
 
 from scoring import engine
-from scoring.messages import translate_problem
+from scoring.messages import PROBLEMS, problem_text
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def placeholders(text: str) -> set[str]:
+    return set(PLACEHOLDER.findall(text))
+
+
+def test_every_engine_code_has_a_translated_entry_and_nothing_else_has():
+    assert set(PROBLEMS) == set(engine.MESSAGES)
+
+
+@pytest.mark.parametrize("code", sorted(engine.MESSAGES))
+def test_the_translated_entry_uses_the_engines_placeholders(code):
+    with translation.override("en"):
+        english = str(PROBLEMS[code])
+    assert placeholders(english) == placeholders(engine.MESSAGES[code])
+
+
+@pytest.mark.parametrize("language", ["uk", "ru"])
+@pytest.mark.parametrize("code", sorted(engine.MESSAGES))
+def test_every_entry_is_translated_with_the_same_placeholders(code, language):
+    with translation.override("en"):
+        english = str(PROBLEMS[code])
+    with translation.override(language):
+        translated = str(PROBLEMS[code])
+    assert translated != english
+    assert placeholders(translated) == placeholders(english)
+
+
+def test_nine_and_nine_tricks_are_shown_with_their_sum():
+    error = engine.PulkaError(
+        "tricks_sum", 3, players=("Anna", "Boris"), tricks=(9, 9), total=18, expected=10
+    )
+
+    with translation.override("en"):
+        assert problem_text(error) == "9 + 9 = 18 tricks, a deal has 10"
+    with translation.override("uk"):
+        assert problem_text(error) == "взяток: 9 + 9 = 18, а в роздачі їх 10"
+    with translation.override("ru"):
+        assert problem_text(error) == "взяток: 9 + 9 = 18, а в раздаче их 10"
 
 
 @pytest.mark.parametrize(
-    ("problem", "english"),
+    ("error", "english"),
     [
-        ("tricks sum to 9, expected 10", "tricks sum to 9, expected 10"),
-        ("half-whist is allowed only at levels 6, 7", "half-whist is allowed only at levels 6, 7"),
-        ("half-whist is allowed only at level 6", "half-whist is allowed only at levels 6"),
         (
-            "the pulka is closed: every pool reached 20",
-            "the pulka is closed: every pool reached 20",
+            engine.PulkaError("half_levels", 2, levels=(6, 7)),
+            "half-whist is allowed only at levels 6, 7",
+        ),
+        (engine.PulkaError("half_level", 2, level=6), "half-whist is allowed only at level 6"),
+        (engine.PulkaError("closed", 4, target=20), "the pulka is closed: every pool reached 20"),
+        (
+            engine.PulkaError("talon_sitter_declares", 1, player="Anna"),
+            "Anna deals and sits out on the talon, so cannot declare",
+        ),
+        (engine.PulkaError("talon_twice", 1, card="AS"), "talon: the card AS appears twice"),
+        (
+            engine.PulkaError("declarer_unknown", 1, player="Gleb"),
+            "Gleb does not play at this table",
         ),
         (
-            "Anna deals and sits out on the talon, so cannot declare",
-            "Anna deals and sits out on the talon, so cannot declare",
+            engine.PulkaError("deal_has_no", 1, kind=engine.MISERE, key="contract"),
+            "a deal of kind misère has no contract",
         ),
-        ("talon: the card 'AS' appears twice", "talon: the card AS appears twice"),
-        ("unknown player 'Gleb' as declarer", "Gleb does not play at this table"),
+        (
+            engine.PulkaError("rules_choice", key="consolation", allowed=("whisters", "all")),
+            "the convention consolation must be one of 'whisters', 'all'",
+        ),
     ],
 )
-def test_engine_problems_the_form_can_meet_are_put_in_the_users_words(problem, english):
+def test_params_are_put_into_the_users_words(error, english):
     with translation.override("en"):
-        assert translate_problem(engine.PulkaError(problem, 3)) == english
+        assert problem_text(error) == english
 
 
-def test_every_known_problem_has_ukrainian_and_russian_words():
-    error = engine.PulkaError("tricks sum to 9, expected 10", 3)
+def test_a_deal_kind_is_said_in_the_users_language():
+    error = engine.PulkaError("deal_has_no", 1, kind=engine.MISERE, key="contract")
 
     with translation.override("uk"):
-        assert translate_problem(error) == "взятки в сумі 9, а має бути 10"
+        assert problem_text(error) == "у роздачі виду «мізер» немає contract"
+
+
+def test_the_text_of_a_pickled_error_is_the_same():
+    error = engine.PulkaError("tricks_sum", 3, tricks=(9, 9), total=18, expected=10)
+
     with translation.override("ru"):
-        assert translate_problem(error) == "взяток в сумме 9, а должно быть 10"
-
-
-def test_an_unknown_problem_keeps_the_engine_wording():
-    error = engine.PulkaError("a deal must be an object", 2)
-
-    assert translate_problem(error) == "a deal must be an object"
+        assert problem_text(pickle.loads(pickle.dumps(error))) == problem_text(error)
