@@ -270,6 +270,30 @@ class DealRevision(models.Model):
         return f"{self.pulka_id} #{self.number} {self.action}"
 
 
+class StatusChange(models.Model):
+    """A pulka finished, resumed or abandoned: by whom and when (its history shows them).
+
+    `status` is the status the pulka went to; `user` is None when nobody did it by hand
+    and no account is known (an import, say). A pulka that finishes because its last pool
+    closed records the secretary whose deal closed it.
+    """
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="status_changes")
+    status = models.CharField(_("status"), max_length=16, choices=PulkaStatus.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pulka", "-at", "-id"]
+        verbose_name = _("status change")
+        verbose_name_plural = _("status changes")
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} {self.status}"
+
+
 class PulkaResultCache(models.Model):
     """CACHE of a finished pulka's per-player result; never the truth.
 

@@ -18,6 +18,7 @@ from scoring.models import (
     Pulka,
     PulkaStatus,
     Seat,
+    StatusChange,
     engine_deal,
 )
 
@@ -90,6 +91,15 @@ def pulka_revisions(pulka: Pulka, number: int | None = None) -> QuerySet[DealRev
     if number is not None:
         revisions = revisions.filter(number=number)
     return revisions.order_by("-at", "-id")
+
+
+def pulka_history(pulka: Pulka, number: int | None = None) -> list[DealRevision | StatusChange]:
+    """The pulka's history, newest first: every change to its deals, and who finished,
+    resumed or abandoned it (those only when the history of one deal is not asked for)."""
+    lines: list[DealRevision | StatusChange] = list(pulka_revisions(pulka, number))
+    if number is None:
+        lines += StatusChange.objects.filter(pulka=pulka).select_related("user")
+    return sorted(lines, key=lambda line: line.at, reverse=True)
 
 
 @dataclass(frozen=True)

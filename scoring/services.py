@@ -33,6 +33,7 @@ from scoring.models import (
     PulkaStatus,
     RevisionAction,
     Seat,
+    StatusChange,
 )
 from scoring.signals import results_changed
 
@@ -153,16 +154,22 @@ def _bump(pulka: Pulka, *fields: str) -> None:
     pulka.save(update_fields=["version", *fields])
 
 
-def _settle_status(pulka: Pulka, sheet: engine.Sheet, *, was_closed: bool) -> list[str]:
+def _set_status(pulka: Pulka, status: str, user: AbstractBaseUser | None) -> list[str]:
+    """Give the pulka its new status and write the line of its history; returns the fields."""
+    pulka.status = status
+    pulka.finished_at = None if status == PulkaStatus.RUNNING else timezone.now()
+    StatusChange.objects.create(pulka=pulka, status=status, user=user)
+    return ["status", "finished_at"]
+
+
+def _settle_status(
+    pulka: Pulka, sheet: engine.Sheet, *, was_closed: bool, user: AbstractBaseUser | None
+) -> list[str]:
     """Finish a pulka whose last pool closed; reopen one that a correction un-closed."""
     if sheet.closed and pulka.status == PulkaStatus.RUNNING:
-        pulka.status = PulkaStatus.FINISHED
-        pulka.finished_at = timezone.now()
-        return ["status", "finished_at"]
+        return _set_status(pulka, PulkaStatus.FINISHED, user)
     if not sheet.closed and was_closed and pulka.status == PulkaStatus.FINISHED:
-        pulka.status = PulkaStatus.RUNNING
-        pulka.finished_at = None
-        return ["status", "finished_at"]
+        return _set_status(pulka, PulkaStatus.RUNNING, user)
     return []
 
 
@@ -264,7 +271,7 @@ def deal_record(
         at=now,
     )
     pulka.version += 1
-    if _settle_status(pulka, sheet, was_closed=False):
+    if _settle_status(pulka, sheet, was_closed=False, user=user):
         pulka.save(update_fields=["status", "finished_at"])
         result_cache_rebuild(pulka, names, sheet)
     return deal, sheet
@@ -338,7 +345,7 @@ def deal_update(
         user=user,
         at=now,
     )
-    changed = _settle_status(locked, sheet, was_closed=was_closed)
+    changed = _settle_status(locked, sheet, was_closed=was_closed, user=user)
     _bump(locked, *changed)
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
@@ -368,7 +375,7 @@ def deal_delete(
     later = Deal.objects.filter(pulka=locked, number__gt=number)
     later.update(number=F("number") + shift)
     Deal.objects.filter(pulka=locked, number__gt=shift).update(number=F("number") - shift - 1)
-    changed = _settle_status(locked, sheet, was_closed=was_closed)
+    changed = _settle_status(locked, sheet, was_closed=was_closed, user=user)
     _bump(locked, *changed)
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
@@ -376,11 +383,14 @@ def deal_delete(
 
 
 def _change_status(
-    pulka: Pulka, locked: Pulka, names: list[str], sheet: engine.Sheet, status: str
+    pulka: Pulka,
+    locked: Pulka,
+    names: list[str],
+    sheet: engine.Sheet,
+    status: str,
+    by: AbstractBaseUser | None,
 ) -> engine.Sheet:
-    locked.status = status
-    locked.finished_at = None if status == PulkaStatus.RUNNING else timezone.now()
-    _bump(locked, "status", "finished_at")
+    _bump(locked, *_set_status(locked, status, _user(by)))
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
     return sheet
@@ -393,7 +403,7 @@ def pulka_finish(*, pulka: Pulka, finished_by: AbstractBaseUser | None) -> engin
     if locked.status != PulkaStatus.RUNNING:
         raise ScoringError(_("Only a running pulka can be ended."))
     sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
-    return _change_status(pulka, locked, names, sheet, PulkaStatus.FINISHED)
+    return _change_status(pulka, locked, names, sheet, PulkaStatus.FINISHED, finished_by)
 
 
 @transaction.atomic
@@ -405,7 +415,7 @@ def pulka_reopen(*, pulka: Pulka, reopened_by: AbstractBaseUser | None) -> engin
         raise ScoringError(_("This pulka is already running."))
     if sheet.closed:
         raise ScoringError(_("Every pool is closed: this pulka is complete and cannot go on."))
-    return _change_status(pulka, locked, names, sheet, PulkaStatus.RUNNING)
+    return _change_status(pulka, locked, names, sheet, PulkaStatus.RUNNING, reopened_by)
 
 
 @transaction.atomic
@@ -415,7 +425,7 @@ def pulka_abandon(*, pulka: Pulka, abandoned_by: AbstractBaseUser | None) -> eng
     if locked.status == PulkaStatus.ABANDONED:
         raise ScoringError(_("This pulka is already abandoned."))
     sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
-    return _change_status(pulka, locked, names, sheet, PulkaStatus.ABANDONED)
+    return _change_status(pulka, locked, names, sheet, PulkaStatus.ABANDONED, abandoned_by)
 
 
 # The club's conventions and its evenings
@@ -564,7 +574,7 @@ def pulka_import(
         )
         for deal in stored
     )
-    changed = _settle_status(pulka, sheet, was_closed=False)
+    changed = _settle_status(pulka, sheet, was_closed=False, user=user)
     if changed:
         pulka.save(update_fields=changed)
         result_cache_rebuild(pulka, names, sheet)

@@ -326,7 +326,7 @@ def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int
 def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     number = request.GET.get("deal", "")
-    revisions = selectors.pulka_revisions(pulka, int(number) if number.isdigit() else None)
+    revisions = selectors.pulka_history(pulka, int(number) if number.isdigit() else None)
     context = {
         "club": access.club,
         "access": access,

@@ -80,3 +80,40 @@ def test_bad_rules_are_refused_with_a_message(as_persona, pulka):
     assert "whole numbers above zero" in html
     pulka.refresh_from_db()
     assert pulka.rules["pool_target"] == 10
+
+
+def test_who_finished_resumed_and_abandoned_the_pulka_is_in_its_history(as_persona, pulka):
+    record(pulka, SIX_BY_BORIS)
+    client = as_persona("secretary")
+    for change in ("finish", "reopen", "abandon"):
+        client.post(pulka.get_absolute_url() + f"{change}/")
+
+    changes = list(pulka.status_changes.order_by("at", "id").values_list("status", "user"))
+    html = client.get(pulka.get_absolute_url() + "history/").content.decode()
+
+    user = pulka.status_changes.first().user
+    assert user is not None
+    assert user.memberships.get(club=pulka.evening.club).role == "secretary"
+    assert changes == [
+        (PulkaStatus.FINISHED, user.pk),
+        (PulkaStatus.RUNNING, user.pk),
+        (PulkaStatus.ABANDONED, user.pk),
+    ]
+    abandoned, resumed, finished = (
+        html.index("The pulka was abandoned"),
+        html.index("The pulka was resumed"),
+        html.index("The pulka was finished"),
+    )
+    assert abandoned < resumed < finished  # newest first
+    assert html.count(user.get_username()) >= 3
+
+
+def test_the_history_of_one_deal_leaves_out_the_status_changes(as_persona, pulka):
+    record(pulka, SIX_BY_BORIS)
+    client = as_persona("secretary")
+    client.post(pulka.get_absolute_url() + "finish/")
+
+    html = client.get(pulka.get_absolute_url() + "history/?deal=1").content.decode()
+
+    assert "The pulka was finished" not in html
+    assert "History of deal 1" in html
