@@ -1,3 +1,10 @@
+"""club: the lowest layer of the house (club -> scoring -> competition).
+
+Clubs, their members and roles, the roster of players, the tenant gate every club-scoped
+view starts with (access.py), the htmx rendering helpers (rendering.py) and the services'
+error base (errors.py). It imports neither scoring nor competition.
+"""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

@@ -1,3 +1,10 @@
+"""competition: the top layer of the house (club -> scoring -> competition).
+
+What is computed across pulkas: leagues and their standings, ratings, player profiles and
+charts, and the demo. It reads scoring's result caches; nothing below imports it, and it
+hears of changed results through scoring.signals.results_changed (see receivers.py).
+"""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

@@ -1,4 +1,4 @@
-"""Club ratings (issue 6): openskill's Plackett-Luce on places, plus a whist-margin term.
+"""Club ratings: openskill's Plackett-Luce on places, plus a whist-margin term.
 
 Every finished pulka of a club is one rated game. Two things move a player's skill `mu`:
 

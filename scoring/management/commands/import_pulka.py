@@ -14,12 +14,12 @@ from scoring.services import ScoringError
 
 class Command(BaseCommand):
     help = (
-        "Import a pulka/1 JSON file as a new table of the evening SESSION_ID. "
+        "Import a pulka/1 JSON file as a new table of the evening EVENING_ID. "
         "Prints the new pulka's id and the path of its page. Nothing is saved on an error."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("evening_id", type=int, help="the evening (evening) to add it to")
+        parser.add_argument("evening_id", type=int, help="the evening to add it to")
         parser.add_argument("file", help='the pulka/1 file, or "-" to read standard input')
 
     def handle(self, *args, evening_id: int, file: str, **options) -> None:
