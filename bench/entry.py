@@ -110,9 +110,9 @@ def form_data(data: dict, names: list[str], rotation_dealer: int) -> dict[str, s
         "rotation_dealer": str(rotation_dealer),
         "version": "",
     }
-    if data["kind"] != "raspasy":
+    if data["kind"] != engine.RASPASY:
         post["declarer"] = str(seat[data["declarer"]])
-    if data["kind"] == "game":
+    if data["kind"] == engine.GAME:
         level = engine.contract_level(data["contract"])
         post["level"] = str(level)
         post["suit"] = data["contract"][len(str(level)) :]
