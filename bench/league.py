@@ -174,7 +174,7 @@ def generate(
     rng = random.Random(seed)
     now = timezone.now()
     rules = {**club.default_rules(), "pool_target": 20}
-    evenings, pulka_rows, seats, results, pairs = [], [], [], [], []
+    evening_rows, pulka_rows, seats, results, pairs = [], [], [], [], []
     per_evening = max(1, pulkas // evenings)
     made = 0
     for evening in range(evenings):
@@ -182,7 +182,7 @@ def generate(
             break
         evening_id = ids.take("club_session")
         date = FIRST_EVENING + datetime.timedelta(days=evening)
-        evenings.append((evening_id, club.pk, date, "Bench room", "", now))
+        evening_rows.append((evening_id, club.pk, date, "Bench room", "", now))
         tables = min(per_evening, pulkas - made)
         if evening == evenings - 1:
             tables = pulkas - made
@@ -233,7 +233,9 @@ def generate(
                             )
                         )
             made += 1
-    copy_rows("club_session", ("id", "club_id", "date", "venue", "notes", "created_at"), evenings)
+    copy_rows(
+        "club_session", ("id", "club_id", "date", "venue", "notes", "created_at"), evening_rows
+    )
     copy_rows(
         "scoring_pulka",
         (
