@@ -1,5 +1,5 @@
-"""The league ranking (competition.league): each counting rule, the cap, the minimum, ties, dates,
-the tenant, ratings, and that it follows the caches the moment they change."""
+"""The league ranking (competition.selectors): each counting rule, the cap, the minimum, ties,
+dates, the tenant, ratings, and that it follows the caches the moment they change."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club.models import Club, Player
-from competition import league as leagues
+from club.services import club_results_bump
 from competition import ratings
+from competition import selectors as leagues
 from competition.models import League
+from competition.standings import counted
 from scoring import services
 from scoring.models import Pulka, PulkaResultCache, PulkaStatus
 from tests.conftest import make_club, make_evening, make_pulka, record
@@ -27,8 +29,7 @@ DAY = datetime.date(2024, 3, 1)
 
 @pytest.fixture(autouse=True)
 def _fresh_rankings():
-    """Computed rankings and their HTML are kept per process: start every test without."""
-    leagues.clear_rankings()
+    """Computed rankings and their HTML are kept in the cache: start every test without."""
     cache.clear()
 
 
@@ -59,6 +60,7 @@ def finished(club: Club, results: dict[str, int], *, date: datetime.date = DAY) 
             zip(results.items(), places(list(results.values())), strict=True)
         )
     )
+    club_results_bump(club_id=club.pk)  # as scoring.services.result_cache_rebuild does
     return pulka
 
 
@@ -79,7 +81,7 @@ def table(league: League) -> list[tuple]:
     return [(s.place, ranking.names[s.player_id], s.score) for s in ranking.ranked]
 
 
-def by_name(league: League) -> dict[str, leagues.Standing]:
+def by_name(league: League) -> dict[str, leagues.LeagueStanding]:
     ranking = leagues.league_ranking(league)
     return {ranking.names[s.player_id]: s for s in (*ranking.ranked, *ranking.unranked)}
 
@@ -151,7 +153,7 @@ def test_the_best_rule_counts_everything_of_a_player_with_fewer_pulkas(club):
 
 
 @pytest.mark.parametrize(
-    ("result", "cap", "counted"),
+    ("result", "cap", "counted_as"),
     [
         (300, 200, 250),
         (-260, 200, -230),
@@ -163,8 +165,8 @@ def test_the_best_rule_counts_everything_of_a_player_with_fewer_pulkas(club):
         (-3, 1, -2),
     ],
 )
-def test_whists_beyond_the_cap_count_at_half_either_way(result, cap, counted):
-    assert leagues.counted(result, cap) == counted
+def test_whists_beyond_the_cap_count_at_half_either_way(result, cap, counted_as):
+    assert counted(result, cap) == counted_as
 
 
 def test_the_cap_applies_to_each_pulka_in_the_database_as_on_paper(club):
@@ -173,8 +175,8 @@ def test_the_cap_applies_to_each_pulka_in_the_database_as_on_paper(club):
 
     standings = by_name(make_league(club, cap=100))
 
-    assert standings["Anna"].total == leagues.counted(301, 100) + 99 == 299.5
-    assert standings["Boris"].total == leagues.counted(-101, 100) + leagues.counted(101, 100) == 0
+    assert standings["Anna"].total == counted(301, 100) + 99 == 299.5
+    assert standings["Boris"].total == counted(-101, 100) + counted(101, 100) == 0
     assert standings["Vera"].total == -300
     assert standings["Anna"].best == 301  # the best result stays as played
 
