@@ -395,3 +395,118 @@ def test_the_number_of_queries_does_not_grow_with_the_players(club):
 
     assert len(ranking.ranked) == 120
     assert counts[0] == counts[1] > counts[2] == counts[3]
+
+
+def test_an_abandoned_pulka_leaves_the_league_at_once(club):
+    pulka = _finish_early(club)
+    league = make_league(club)
+    assert len(leagues.league_ranking(league).ranked) == 3
+
+    services.pulka_abandon(pulka=pulka, abandoned_by=None)
+
+    assert leagues.league_ranking(League.objects.get(pk=league.pk)).ranked == ()
+
+
+def test_an_evening_moved_out_of_the_dates_leaves_the_league_at_once(club):
+    pulka = _finish_early(club)
+    league = make_league(club, end=datetime.date(2024, 3, 31))
+    assert len(leagues.league_ranking(league).ranked) == 3
+
+    services.evening_update(
+        evening=pulka.evening, date=datetime.date(2024, 4, 2), venue="", notes=""
+    )
+
+    assert leagues.league_ranking(League.objects.get(pk=league.pk)).ranked == ()
+
+
+# The cache: one layer, keyed by the league's settings and the club's results_version.
+
+
+def _read(league: League) -> leagues.Ranking:
+    """A page's read: the league with the club's counter, then the ranking."""
+    return leagues.league_ranking(leagues.league_for_club(league.club, league.pk))
+
+
+def test_a_second_read_comes_from_the_cache(season, django_assert_num_queries):
+    league = make_league(season)
+    with django_assert_num_queries(3):  # the league, the names, the adding up
+        first = _read(league)
+    with django_assert_num_queries(2):  # the league, the names
+        again = _read(league)
+
+    assert again == first
+    assert [s.score for s in again.ranked] == [60, 45, -45, -60]
+
+
+def test_a_new_result_is_read_anew_once_then_from_the_cache(season, django_assert_num_queries):
+    league = make_league(season)
+    _read(league)
+    finished(season, {"Gleb": 500, "Anna": -250, "Boris": -250})
+
+    with django_assert_num_queries(3):
+        ranking = _read(league)
+    with django_assert_num_queries(2):
+        assert _read(league) == ranking
+    assert ranking.names[ranking.ranked[0].player_id] == "Gleb"
+
+
+def test_a_league_read_on_its_own_reads_the_counter_too(season, django_assert_num_queries):
+    league = make_league(season)
+    leagues.league_ranking(league)
+    with django_assert_num_queries(2):  # the counter, the names
+        leagues.league_ranking(league)
+
+
+def _version(club: Club) -> int:
+    return Club.objects.values_list("results_version", flat=True).get(pk=club.pk)
+
+
+def _moves_the_counter(club: Club, change) -> bool:
+    before = _version(club)
+    change()
+    return _version(club) > before
+
+
+def test_every_service_that_changes_results_or_ratings_bumps_the_counter(club):
+    pulka = _finish_early(club)
+    assert _version(club) > 0
+    evening = pulka.evening
+
+    assert _moves_the_counter(
+        club,
+        lambda: services.deal_update(
+            pulka=pulka,
+            number=1,
+            data={**SIX_BY_BORIS, "tricks": {"Boris": 7, "Vera": 2, "Anna": 1}},
+            expected_version=1,
+            changed_by=None,
+        ),
+    )
+    assert _moves_the_counter(club, lambda: services.pulka_reopen(pulka=pulka, reopened_by=None))
+    assert _moves_the_counter(club, lambda: services.pulka_finish(pulka=pulka, finished_by=None))
+    assert (
+        _moves_the_counter(
+            club, lambda: services.evening_update(evening=evening, date=DAY, venue="", notes="")
+        )
+        is False
+    )  # the same date: nothing to re-rank
+    assert _moves_the_counter(
+        club,
+        lambda: services.evening_update(
+            evening=evening, date=DAY + datetime.timedelta(days=1), venue="", notes=""
+        ),
+    )
+    assert _moves_the_counter(club, lambda: ratings.ratings_update(club=club))
+    assert _moves_the_counter(club, lambda: services.pulka_abandon(pulka=pulka, abandoned_by=None))
+
+
+def test_a_running_pulka_leaves_the_counter_alone(club):
+    pulka = make_pulka(make_evening(club, date=DAY))
+
+    assert not _moves_the_counter(club, lambda: record(pulka, SIX_BY_BORIS))
+
+
+def test_another_clubs_counter_stays(club):
+    other = make_club(slug="other")
+
+    assert not _moves_the_counter(other, lambda: _finish_early(club))
