@@ -15,8 +15,9 @@ and the ranking page of the all-time league (a member reads it through Django's 
 client, DEBUG off) against a bare view that renders a small template through the same
 client, middleware and login, the two taken in turns; it counts the queries of the league
 page for a league of 10 players and one of 1,000. The ranking is aggregated once per change
-to the caches (competition.league), so it also prints, unbudgeted, the first page after a change,
-the other rules, a sorted page and the CSV export. ``--profile`` prints the queries of one
+to the caches (competition.selectors, kept in Django's cache), so it also prints, unbudgeted,
+the first page after a change, the page without its HTML cache, the adding up in SQL and in
+Python, the other rules, a sorted page and the CSV export. ``--profile`` prints the queries of one
 page and where its time goes; ``--keep`` leaves the database for a look at query plans.
 
 Budget: ``ratio`` (league median / bare view median) <= 5, and ``queries_small ==
@@ -73,8 +74,7 @@ from django.urls import include, path, reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from club.models import Club, Membership, Player, Role  # noqa: E402
-from competition import league as leagues  # noqa: E402
-from competition import ratings  # noqa: E402
+from competition import ratings, selectors, standings  # noqa: E402
 from competition.models import League, RatingSnapshot  # noqa: E402
 
 PLAYERS = 1_000
@@ -174,7 +174,7 @@ def generate(
     rng = random.Random(seed)
     now = timezone.now()
     rules = {**club.default_rules(), "pool_target": 20}
-    evenings, pulka_rows, seats, results, pairs = [], [], [], [], []
+    evening_rows, pulka_rows, seats, results, pairs = [], [], [], [], []
     per_evening = max(1, pulkas // evenings)
     made = 0
     for evening in range(evenings):
@@ -182,7 +182,7 @@ def generate(
             break
         evening_id = ids.take("club_session")
         date = FIRST_EVENING + datetime.timedelta(days=evening)
-        evenings.append((evening_id, club.pk, date, "Bench room", "", now))
+        evening_rows.append((evening_id, club.pk, date, "Bench room", "", now))
         tables = min(per_evening, pulkas - made)
         if evening == evenings - 1:
             tables = pulkas - made
@@ -233,7 +233,9 @@ def generate(
                             )
                         )
             made += 1
-    copy_rows("club_session", ("id", "club_id", "date", "venue", "notes", "created_at"), evenings)
+    copy_rows(
+        "club_session", ("id", "club_id", "date", "venue", "notes", "created_at"), evening_rows
+    )
     copy_rows(
         "scoring_pulka",
         (
@@ -380,12 +382,11 @@ def run(started: float) -> None:
     cold_small, queries_small = count_queries(client, small_league.get_absolute_url())
     cold_large, queries_large = count_queries(client, url)
     print(f"queries of a first GET (ranking computed): {cold_small} and {cold_large}")
-    ranking = leagues.league_ranking(leagues.league_for_club(big, league.pk))
+    ranking = selectors.league_ranking(selectors.league_for_club(big, league.pk))
     assert len(ranking.ranked) + len(ranking.unranked) == PLAYERS, "every player is listed"
 
     cold = []
     for _ in range(COLD_REPEAT):
-        leagues.clear_rankings()
         cache.clear()
         t0 = time.perf_counter()
         client.get(url, secure=True)
@@ -397,6 +398,32 @@ def run(started: float) -> None:
     league_times, bare_times = timed_gets(
         client, (url, b'id="ranking"'), ("/bench-bare/", b'id="bare"')
     )
+    # The page's HTML cache on its own: the same page with the fragment cache switched off
+    # (the {% cache %} tag uses the "template_fragments" cache when there is one).
+    no_fragments = {
+        "default": settings.CACHES["default"],
+        "template_fragments": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
+    }
+    with override_settings(CACHES=no_fragments):
+        (unfragmented,) = timed_gets(client, (url, b'id="ranking"'))
+    with_html, without_html = statistics.median(league_times), statistics.median(unfragmented)
+    print(
+        f"without the HTML cache: {without_html * 1e3:.2f} ms median; the HTML cache saves "
+        f"{(1 - with_html / without_html) * 100:.0f}% (not budgeted)"
+    )
+    # Adding up in Python instead of SQL: every row of the league through standings.tally().
+    rule = selectors.league_rule(league)
+    rows = selectors.league_results(league)
+    for label, add_up in (
+        ("SQL (results_tallied)", lambda: selectors.results_tallied(rows, rule)),
+        ("Python (standings.tally)", lambda: standings.tally(selectors.result_rows(rows), rule)),
+    ):
+        t0 = time.perf_counter()
+        add_up()
+        print(
+            f"adding up {result_rows:,} rows in {label}: "
+            f"{(time.perf_counter() - t0) * 1e3:.0f} ms (not budgeted)"
+        )
     for rule, extra in (("sum", {}), ("best", {"best_count": 20})):
         other = League.objects.create(club=big, name=rule, **{**season, "rule": rule, **extra})
         (times,) = timed_gets(client, (other.get_absolute_url(), b'id="ranking"'))

@@ -22,6 +22,9 @@ class Club(models.Model):
     # without pool_target, which has its own column. New tables copy them.
     rules = models.JSONField(_("conventions"), default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # Bumped (club.services.club_results_bump) whenever the club's results or ratings
+    # change: the computed rankings of its leagues are cached by it.
+    results_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from club.errors import ServiceError
@@ -43,6 +44,14 @@ def club_create(
         raise taken from exc
     Membership.objects.create(club=club, user=owner, role=Role.OWNER)
     return club
+
+
+def club_results_bump(*, club_id: int) -> None:
+    """Say that the club's results or ratings changed: the cached rankings of its leagues
+    are stale from now on. Called inside the transaction of the service that changed them
+    (so no savepoint of its own); an F() update, so that two tables finishing at once both
+    count."""
+    Club.objects.filter(pk=club_id).update(results_version=F("results_version") + 1)
 
 
 @transaction.atomic

@@ -1,7 +1,7 @@
 """League pages: the club's leagues, a league's ranking and its exports, and the league form.
 
 Reading follows the club (anyone for a public club, members for a private one); creating and
-editing needs a secretary. The ranking reads only the result caches (competition.league).
+editing needs a secretary. The ranking reads only the result caches (competition.selectors).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from django_tables2 import RequestConfig
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
 from club.rendering import render_page
-from competition import league as leagues
+from competition import selectors, services
+from competition.forms import LeagueForm
 from competition.models import League
 from competition.tables import PER_PAGE, StandingTable
 
@@ -45,7 +46,7 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
 
 
 def _tables(
-    request: HttpRequest, league: League, ranking: leagues.Ranking, *, export: bool = False
+    request: HttpRequest, league: League, ranking: selectors.Ranking, *, export: bool = False
 ) -> tuple[StandingTable, StandingTable | None]:
     """The ranked and the unranked table (None: nobody is below the minimum), sorted as the
     request asks; paginated for the page."""
@@ -61,7 +62,7 @@ class RankingTables:
     """The page's tables, built on first use: the page's fragment cache (keyed by the
     ranking's version, the URL and the language) mostly has their HTML already."""
 
-    def __init__(self, request: HttpRequest, league: League, ranking: leagues.Ranking) -> None:
+    def __init__(self, request: HttpRequest, league: League, ranking: selectors.Ranking) -> None:
         self.request, self.league, self.ranking = request, league, ranking
 
     @cached_property
@@ -90,7 +91,8 @@ class RankingTables:
 def league_list(request: HttpRequest, club_slug: str) -> HttpResponse:
     access = get_club_for_user(request, club_slug)
     items = [
-        (league, leagues.rule_sentence(league)) for league in leagues.leagues_for_club(access.club)
+        (league, selectors.rule_sentence(league))
+        for league in selectors.leagues_for_club(access.club)
     ]
     context = _context(access, leagues=items)
     return render_page(request, "competition/league_list.html", context, fragment="leagues")
@@ -99,15 +101,15 @@ def league_list(request: HttpRequest, club_slug: str) -> HttpResponse:
 @require_GET
 def league_detail(request: HttpRequest, club_slug: str, league_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug)
-    league = leagues.league_for_club(access.club, league_id)
-    ranking = leagues.league_ranking(league)
+    league = selectors.league_for_club(access.club, league_id)
+    ranking = selectors.league_ranking(league)
     context = _context(
         access,
         league=league,
-        rule=leagues.rule_sentence(league),
+        rule=selectors.rule_sentence(league),
         ranking=ranking,
         tables=RankingTables(request, league, ranking),
-        cache_seconds=leagues.CACHE_SECONDS,
+        cache_seconds=selectors.CACHE_SECONDS,
     )
     return render_page(request, "competition/league_detail.html", context, fragment="ranking")
 
@@ -118,8 +120,8 @@ def league_export(request: HttpRequest, club_slug: str, league_id: int, fmt: str
     access = get_club_for_user(request, club_slug)
     if fmt not in EXPORTS:
         raise Http404
-    league = leagues.league_for_club(access.club, league_id)
-    ranked, unranked = _tables(request, league, leagues.league_ranking(league), export=True)
+    league = selectors.league_for_club(access.club, league_id)
+    ranked, unranked = _tables(request, league, selectors.league_ranking(league), export=True)
     rows = list(ranked.export_rows())
     if unranked is not None:
         rows += unranked.export_rows()
@@ -133,7 +135,7 @@ def league_export(request: HttpRequest, club_slug: str, league_id: int, fmt: str
 
 
 def _form_page(
-    request: HttpRequest, access: ClubAccess, form: leagues.LeagueForm, league: League | None
+    request: HttpRequest, access: ClubAccess, form: LeagueForm, league: League | None
 ) -> HttpResponse:
     context = _context(access, form=form, league=league)
     return render_page(request, "competition/league_form.html", context, fragment="form")
@@ -143,12 +145,12 @@ def _form_page(
 def league_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
     if request.method != "POST":
-        return _form_page(request, access, leagues.LeagueForm(), None)
-    form = leagues.LeagueForm(request.POST)
+        return _form_page(request, access, LeagueForm(), None)
+    form = LeagueForm(request.POST)
     if form.is_valid():
         try:
-            league = leagues.league_create(club=access.club, **form.settings())
-        except leagues.LeagueError as exc:
+            league = services.league_create(club=access.club, **form.settings())
+        except services.LeagueError as exc:
             exc.add_to_form(form)
         else:
             messages.success(request, _("%(league)s is open.") % {"league": league.name})
@@ -159,15 +161,15 @@ def league_create(request: HttpRequest, club_slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def league_edit(request: HttpRequest, club_slug: str, league_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
-    league = leagues.league_for_club(access.club, league_id)
+    league = selectors.league_for_club(access.club, league_id)
     if request.method != "POST":
-        return _form_page(request, access, leagues.LeagueForm(instance=league), league)
+        return _form_page(request, access, LeagueForm(instance=league), league)
     # A copy: an invalid form must not rename the league in the page header.
-    form = leagues.LeagueForm(request.POST, instance=copy.copy(league))
+    form = LeagueForm(request.POST, instance=copy.copy(league))
     if form.is_valid():
         try:
-            league = leagues.league_update(league=league, **form.settings())
-        except leagues.LeagueError as exc:
+            league = services.league_update(league=league, **form.settings())
+        except services.LeagueError as exc:
             exc.add_to_form(form)
         else:
             messages.success(request, _("%(league)s is saved.") % {"league": league.name})

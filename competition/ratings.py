@@ -53,6 +53,7 @@ from django.db.models.functions import RowNumber
 from openskill.models import PlackettLuce
 
 from club.models import Club, Player
+from club.services import club_results_bump
 from competition.models import RatingSnapshot
 from scoring.models import PairResultCache, PulkaResultCache
 
@@ -239,6 +240,7 @@ def ratings_update(*, club: Club, since: datetime.date | None = None) -> int:
                 )
             )
     RatingSnapshot.objects.bulk_create(created, batch_size=BATCH)
+    club_results_bump(club_id=club.pk)  # the ratings show in the leagues' rankings
     return len(created)
 
 

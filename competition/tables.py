@@ -1,8 +1,8 @@
 """django-tables2 tables of the club pages: a league's ranking.
 
-The rows are competition.league.Standing tuples, already aggregated and ranked by
-competition.league.league_ranking(); the table sorts them in memory (stable, so equal values keep
-the league's order), paginates, and exports them.
+The rows are competition.selectors.LeagueStanding tuples, already aggregated and ranked by
+competition.selectors.league_ranking(); the table sorts them in memory (stable, so equal values
+keep the league's order), paginates, and exports them.
 
 django-tables2's generic cell rendering inspects each render method's signature for every
 cell, and a template loop over 300 cells costs as much again: on a page of 25 rows the two
@@ -26,8 +26,9 @@ from django.utils.translation import ngettext
 from django_tables2.data import TableListData
 from django_tables2.utils import OrderBy
 
-from competition.league import Ranking, Standing
 from competition.models import CountingRule, League
+from competition.selectors import LeagueStanding as Standing
+from competition.selectors import Ranking
 
 NUMBER = {"th": {"class": "num"}, "td": {"class": "num"}}
 PER_PAGE = 25

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from club.errors import ServiceError
 from club.models import Club, Player
+from club.services import club_results_bump
 from scoring import engine, selectors
 from scoring.messages import problem_text
 from scoring.models import (
@@ -140,6 +141,7 @@ def result_cache_rebuild(
         )
     elif not had_results:
         return
+    club_results_bump(club_id=evening.club_id)
     if announce:
         results_changed.send(sender=Pulka, club=evening.club, since=evening.date)
 
@@ -473,6 +475,7 @@ def evening_update(*, evening: Evening, date: datetime.date, venue: str, notes: 
     if date != old_date:
         PulkaResultCache.objects.filter(pulka__evening=evening).update(date=date)
         PairResultCache.objects.filter(pulka__evening=evening).update(date=date)
+        club_results_bump(club_id=evening.club_id)
         results_changed.send(sender=Evening, club=evening.club, since=min(old_date, date))
     return evening
 

@@ -1,5 +1,5 @@
-"""The league ranking (competition.league): each counting rule, the cap, the minimum, ties, dates,
-the tenant, ratings, and that it follows the caches the moment they change."""
+"""The league ranking (competition.selectors): each counting rule, the cap, the minimum, ties,
+dates, the tenant, ratings, and that it follows the caches the moment they change."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club.models import Club, Player
-from competition import league as leagues
+from club.services import club_results_bump
 from competition import ratings
+from competition import selectors as leagues
 from competition.models import League
+from competition.standings import counted
 from scoring import services
 from scoring.models import Pulka, PulkaResultCache, PulkaStatus
 from tests.conftest import make_club, make_evening, make_pulka, record
@@ -27,8 +29,7 @@ DAY = datetime.date(2024, 3, 1)
 
 @pytest.fixture(autouse=True)
 def _fresh_rankings():
-    """Computed rankings and their HTML are kept per process: start every test without."""
-    leagues.clear_rankings()
+    """Computed rankings and their HTML are kept in the cache: start every test without."""
     cache.clear()
 
 
@@ -59,6 +60,7 @@ def finished(club: Club, results: dict[str, int], *, date: datetime.date = DAY) 
             zip(results.items(), places(list(results.values())), strict=True)
         )
     )
+    club_results_bump(club_id=club.pk)  # as scoring.services.result_cache_rebuild does
     return pulka
 
 
@@ -79,7 +81,7 @@ def table(league: League) -> list[tuple]:
     return [(s.place, ranking.names[s.player_id], s.score) for s in ranking.ranked]
 
 
-def by_name(league: League) -> dict[str, leagues.Standing]:
+def by_name(league: League) -> dict[str, leagues.LeagueStanding]:
     ranking = leagues.league_ranking(league)
     return {ranking.names[s.player_id]: s for s in (*ranking.ranked, *ranking.unranked)}
 
@@ -151,7 +153,7 @@ def test_the_best_rule_counts_everything_of_a_player_with_fewer_pulkas(club):
 
 
 @pytest.mark.parametrize(
-    ("result", "cap", "counted"),
+    ("result", "cap", "counted_as"),
     [
         (300, 200, 250),
         (-260, 200, -230),
@@ -163,8 +165,8 @@ def test_the_best_rule_counts_everything_of_a_player_with_fewer_pulkas(club):
         (-3, 1, -2),
     ],
 )
-def test_whists_beyond_the_cap_count_at_half_either_way(result, cap, counted):
-    assert leagues.counted(result, cap) == counted
+def test_whists_beyond_the_cap_count_at_half_either_way(result, cap, counted_as):
+    assert counted(result, cap) == counted_as
 
 
 def test_the_cap_applies_to_each_pulka_in_the_database_as_on_paper(club):
@@ -173,8 +175,8 @@ def test_the_cap_applies_to_each_pulka_in_the_database_as_on_paper(club):
 
     standings = by_name(make_league(club, cap=100))
 
-    assert standings["Anna"].total == leagues.counted(301, 100) + 99 == 299.5
-    assert standings["Boris"].total == leagues.counted(-101, 100) + leagues.counted(101, 100) == 0
+    assert standings["Anna"].total == counted(301, 100) + 99 == 299.5
+    assert standings["Boris"].total == counted(-101, 100) + counted(101, 100) == 0
     assert standings["Vera"].total == -300
     assert standings["Anna"].best == 301  # the best result stays as played
 
@@ -393,3 +395,118 @@ def test_the_number_of_queries_does_not_grow_with_the_players(club):
 
     assert len(ranking.ranked) == 120
     assert counts[0] == counts[1] > counts[2] == counts[3]
+
+
+def test_an_abandoned_pulka_leaves_the_league_at_once(club):
+    pulka = _finish_early(club)
+    league = make_league(club)
+    assert len(leagues.league_ranking(league).ranked) == 3
+
+    services.pulka_abandon(pulka=pulka, abandoned_by=None)
+
+    assert leagues.league_ranking(League.objects.get(pk=league.pk)).ranked == ()
+
+
+def test_an_evening_moved_out_of_the_dates_leaves_the_league_at_once(club):
+    pulka = _finish_early(club)
+    league = make_league(club, end=datetime.date(2024, 3, 31))
+    assert len(leagues.league_ranking(league).ranked) == 3
+
+    services.evening_update(
+        evening=pulka.evening, date=datetime.date(2024, 4, 2), venue="", notes=""
+    )
+
+    assert leagues.league_ranking(League.objects.get(pk=league.pk)).ranked == ()
+
+
+# The cache: one layer, keyed by the league's settings and the club's results_version.
+
+
+def _read(league: League) -> leagues.Ranking:
+    """A page's read: the league with the club's counter, then the ranking."""
+    return leagues.league_ranking(leagues.league_for_club(league.club, league.pk))
+
+
+def test_a_second_read_comes_from_the_cache(season, django_assert_num_queries):
+    league = make_league(season)
+    with django_assert_num_queries(3):  # the league, the names, the adding up
+        first = _read(league)
+    with django_assert_num_queries(2):  # the league, the names
+        again = _read(league)
+
+    assert again == first
+    assert [s.score for s in again.ranked] == [60, 45, -45, -60]
+
+
+def test_a_new_result_is_read_anew_once_then_from_the_cache(season, django_assert_num_queries):
+    league = make_league(season)
+    _read(league)
+    finished(season, {"Gleb": 500, "Anna": -250, "Boris": -250})
+
+    with django_assert_num_queries(3):
+        ranking = _read(league)
+    with django_assert_num_queries(2):
+        assert _read(league) == ranking
+    assert ranking.names[ranking.ranked[0].player_id] == "Gleb"
+
+
+def test_a_league_read_on_its_own_reads_the_counter_too(season, django_assert_num_queries):
+    league = make_league(season)
+    leagues.league_ranking(league)
+    with django_assert_num_queries(2):  # the counter, the names
+        leagues.league_ranking(league)
+
+
+def _version(club: Club) -> int:
+    return Club.objects.values_list("results_version", flat=True).get(pk=club.pk)
+
+
+def _moves_the_counter(club: Club, change) -> bool:
+    before = _version(club)
+    change()
+    return _version(club) > before
+
+
+def test_every_service_that_changes_results_or_ratings_bumps_the_counter(club):
+    pulka = _finish_early(club)
+    assert _version(club) > 0
+    evening = pulka.evening
+
+    assert _moves_the_counter(
+        club,
+        lambda: services.deal_update(
+            pulka=pulka,
+            number=1,
+            data={**SIX_BY_BORIS, "tricks": {"Boris": 7, "Vera": 2, "Anna": 1}},
+            expected_version=1,
+            changed_by=None,
+        ),
+    )
+    assert _moves_the_counter(club, lambda: services.pulka_reopen(pulka=pulka, reopened_by=None))
+    assert _moves_the_counter(club, lambda: services.pulka_finish(pulka=pulka, finished_by=None))
+    assert (
+        _moves_the_counter(
+            club, lambda: services.evening_update(evening=evening, date=DAY, venue="", notes="")
+        )
+        is False
+    )  # the same date: nothing to re-rank
+    assert _moves_the_counter(
+        club,
+        lambda: services.evening_update(
+            evening=evening, date=DAY + datetime.timedelta(days=1), venue="", notes=""
+        ),
+    )
+    assert _moves_the_counter(club, lambda: ratings.ratings_update(club=club))
+    assert _moves_the_counter(club, lambda: services.pulka_abandon(pulka=pulka, abandoned_by=None))
+
+
+def test_a_running_pulka_leaves_the_counter_alone(club):
+    pulka = make_pulka(make_evening(club, date=DAY))
+
+    assert not _moves_the_counter(club, lambda: record(pulka, SIX_BY_BORIS))
+
+
+def test_another_clubs_counter_stays(club):
+    other = make_club(slug="other")
+
+    assert not _moves_the_counter(other, lambda: _finish_early(club))

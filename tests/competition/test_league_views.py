@@ -18,9 +18,9 @@ from django.utils.formats import date_format
 from django.utils.timezone import localtime
 
 from club.models import Club, Role
-from competition import league as leagues
 from competition import ratings
 from competition.models import League
+from competition.services import LeagueError, league_create
 from competition.tables import StandingTable
 from scoring import services
 from scoring.models import PulkaResultCache
@@ -60,7 +60,6 @@ GOOD = {
 
 @pytest.fixture(autouse=True)
 def _fresh_rankings():
-    leagues.clear_rankings()
     cache.clear()
 
 
@@ -546,8 +545,8 @@ def test_best_count_is_kept_only_for_the_best_rule(as_persona, club_a):
 
 
 def test_the_services_refuse_what_the_form_refuses(club_a):
-    with pytest.raises(leagues.LeagueError, match="cannot be before the first"):
-        leagues.league_create(
+    with pytest.raises(LeagueError, match="cannot be before the first"):
+        league_create(
             club=club_a,
             name="Bad",
             start=datetime.date(2024, 5, 1),

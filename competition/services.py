@@ -1,0 +1,110 @@
+"""Writes of competition: a club's leagues (seasons).
+
+Ratings are written by competition.ratings.ratings_update.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy
+
+from club.errors import ServiceError
+from club.models import Club
+from competition.models import CountingRule, League
+
+# Messages shared by the form and the services (a service refuses what the form refuses).
+END_BEFORE_START = gettext_lazy("The last evening cannot be before the first.")
+CAP_NOT_POSITIVE = gettext_lazy(
+    "The cap is a whole number of whists, 1 or more; leave it empty for no cap."
+)
+BEST_COUNT_MISSING = gettext_lazy(
+    "Say how many of each player's best pulkas count (1 or more) for this rule."
+)
+MIN_PULKAS_TOO_LOW = gettext_lazy("The pulkas needed to be ranked is a whole number, 1 or more.")
+
+
+class LeagueError(ServiceError):
+    """A league the club's rules do not allow; `field` names the form field it is about."""
+
+
+def league_problems(
+    *,
+    start: datetime.date | None,
+    end: datetime.date | None,
+    rule: str,
+    best_count: int | None,
+    cap: int | None,
+    min_pulkas: int | None,
+) -> dict[str, str]:
+    """What is wrong with these settings, by field (empty: nothing)."""
+    problems: dict[str, str] = {}
+    if start and end and end < start:
+        problems["end"] = str(END_BEFORE_START)
+    if cap is not None and cap < 1:
+        problems["cap"] = str(CAP_NOT_POSITIVE)
+    if rule == CountingRule.BEST and (best_count is None or best_count < 1):
+        problems["best_count"] = str(BEST_COUNT_MISSING)
+    if min_pulkas is None or min_pulkas < 1:
+        problems["min_pulkas"] = str(MIN_PULKAS_TOO_LOW)
+    return problems
+
+
+def _check(**settings) -> None:
+    problems = league_problems(**settings)
+    if problems:
+        field, message = next(iter(problems.items()))
+        raise LeagueError(message, field=field)
+
+
+@transaction.atomic
+def league_create(
+    *,
+    club: Club,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    rule: str,
+    best_count: int | None,
+    cap: int | None,
+    min_pulkas: int,
+) -> League:
+    """Open a league (season) of the club."""
+    _check(start=start, end=end, rule=rule, best_count=best_count, cap=cap, min_pulkas=min_pulkas)
+    return League.objects.create(
+        club=club,
+        name=name,
+        start=start,
+        end=end,
+        rule=rule,
+        best_count=best_count if rule == CountingRule.BEST else None,
+        cap=cap,
+        min_pulkas=min_pulkas,
+    )
+
+
+@transaction.atomic
+def league_update(
+    *,
+    league: League,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    rule: str,
+    best_count: int | None,
+    cap: int | None,
+    min_pulkas: int,
+) -> League:
+    """Change a league's name, dates or rule; its ranking follows at the next read (the
+    settings are part of the ranking's cache key)."""
+    _check(start=start, end=end, rule=rule, best_count=best_count, cap=cap, min_pulkas=min_pulkas)
+    locked = League.objects.select_for_update().get(pk=league.pk)
+    locked.name = name
+    locked.start, locked.end = start, end
+    locked.rule = rule
+    locked.best_count = best_count if rule == CountingRule.BEST else None
+    locked.cap = cap
+    locked.min_pulkas = min_pulkas
+    locked.save()
+    return locked
