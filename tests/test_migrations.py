@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.contenttypes.models import ContentType
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from competition import league as leagues
+from competition import selectors as leagues
 from competition.demo import CLUB_SLUG, load_demo
 from competition.models import League, RatingSnapshot
 from scoring.models import Deal, Evening, Pulka, PulkaResultCache
@@ -67,7 +68,7 @@ def test_the_demo_database_migrates_across_the_move_with_its_data_intact():
         "results": PulkaResultCache.objects.count(),
     } == counts
     assert Pulka.objects.filter(evening=Evening.objects.get(pk=session.pk)).exists()
-    leagues.clear_rankings()
+    cache.clear()
     assert ranking_figures() == figures
     # The admin's history and permissions follow the model: the same content type row.
     assert ContentType.objects.get(app_label="scoring", model="evening").pk == evening_type
