@@ -12,13 +12,16 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Player
+from competition.standings import Counting
 from scoring.models import Pulka
 
 
 class CountingRule(models.TextChoices):
-    SUM = "sum", _("the sum of whists")
-    AVERAGE = "average", _("the average per pulka")
-    BEST = "best", _("the best pulkas")
+    """The standings core's counting rules (competition.standings.Counting), for a form."""
+
+    SUM = Counting.SUM.value, _("the sum of whists")
+    AVERAGE = Counting.AVERAGE.value, _("the average per pulka")
+    BEST = Counting.BEST.value, _("the best pulkas")
 
 
 class League(models.Model):

@@ -43,7 +43,7 @@ Number = int | Fraction
 
 
 class Counting(enum.StrEnum):
-    """What a player's score is (the values are competition.models.CountingRule's)."""
+    """What a player's score is (competition.models.CountingRule labels them for forms)."""
 
     SUM = "sum"
     AVERAGE = "average"
