@@ -4,12 +4,13 @@ The lowest layer of the house: club imports neither scoring nor competition.
 """
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from club.names import NAME_MAX_LENGTH, name_key
+from club.names import NAME_MAX_LENGTH, InvalidName, name_key, normalise_name
 
 
 class Club(models.Model):
@@ -131,6 +132,22 @@ class Player(models.Model):
         if update_fields is not None and "name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "name_key"}
         super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        """The roster's rules for forms outside the services (the admin): one spelling, and
+        no second player with the same key (the key itself is not a form field)."""
+        try:
+            self.name = normalise_name(self.name or "")
+        except InvalidName as exc:
+            raise ValidationError({"name": exc.message}) from exc
+        self.name_key = name_key(self.name)
+        if self.club_id is not None:
+            players = Player.objects.filter(club_id=self.club_id, name_key=self.name_key)
+            taken = players.exclude(pk=self.pk).first()
+            if taken is not None:
+                raise ValidationError(
+                    {"name": _("There is already a player called %(name)s.") % {"name": taken.name}}
+                )
 
 
 class RosterMerge(models.Model):

@@ -10,6 +10,7 @@ import re
 import unicodedata
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
@@ -265,3 +266,28 @@ def test_the_key_migration_keeps_clashing_players_apart_and_says_so(caplog):
     assert Player.objects.get(pk=second.pk).name == "ОЛЕНА"  # nobody lost
     assert str(second.pk) in caplog.text
     assert "merge them on the roster" in caplog.text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("typed", "problem"),
+    [("ОЛЕНА", "There is already a player called Олена."), ("Ол\u200bена", "U+200B")],
+)
+def test_a_player_form_outside_the_services_follows_the_same_rules(typed, problem):
+    club = make_club()
+    make_player(club, "Олена")
+
+    with pytest.raises(ValidationError) as error:
+        Player(club=club, name=typed).full_clean()
+
+    assert problem in " ".join(error.value.message_dict["name"])
+
+
+@pytest.mark.django_db
+def test_a_player_form_outside_the_services_stores_the_tidied_name():
+    player = Player(club=make_club(), name="  Тарас   Шевченко ")
+
+    player.full_clean()
+    player.save()
+
+    assert (player.name, player.name_key) == ("Тарас Шевченко", "тарас шевченко")
