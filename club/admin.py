@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from club.models import Club, Membership, Player
+from club.models import Club, Membership, Player, RosterMerge
 
 
 class MembershipInline(admin.TabularInline):
@@ -34,3 +34,18 @@ class PlayerAdmin(admin.ModelAdmin):
     list_select_related = ["club", "user"]
     search_fields = ["name", "club__name", "user__username"]
     autocomplete_fields = ["club", "user"]
+
+
+@admin.register(RosterMerge)
+class RosterMergeAdmin(admin.ModelAdmin):
+    """The roster's history: read here, written only by competition.roster.roster_merge."""
+
+    list_display = ["removed_name", "kept_name", "club", "pulkas", "merged_by", "merged_at"]
+    list_select_related = ["club", "merged_by"]
+    search_fields = ["removed_name", "kept_name", "club__name"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -4,10 +4,13 @@ The lowest layer of the house: club imports neither scoring nor competition.
 """
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from club.names import NAME_MAX_LENGTH, InvalidName, name_key, normalise_name
 
 
 class Club(models.Model):
@@ -75,11 +78,27 @@ class Membership(models.Model):
         return f"{self.user} @ {self.club} ({self.get_role_display()})"
 
 
+class PlayerQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        """As QuerySet.bulk_create, with each player's name_key filled (save() is skipped)."""
+        objs = list(objs)
+        for player in objs:
+            player.name_key = name_key(player.name)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class Player(models.Model):
-    """A person on the club roster; the same player plays many evenings."""
+    """A person on the club roster; the same player plays many evenings.
+
+    `name` is written through club.names.normalise_name by every service; `name_key` is
+    derived from it on every save (club.names.name_key) and is what is unique in a club.
+    """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=NAME_MAX_LENGTH)
+    # Case folding can lengthen a name (ß -> ss; at most three characters for one), and the
+    # migration that filled the keys may have marked a clash with a suffix.
+    name_key = models.CharField(max_length=255, editable=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -90,12 +109,16 @@ class Player(models.Model):
     )
     is_active = models.BooleanField(_("on the roster"), default=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
-            models.UniqueConstraint(fields=["club", "name"], name="club_player_unique_name"),
+            models.UniqueConstraint(
+                fields=["club", "name_key"], name="club_player_unique_name_key"
+            ),
             models.UniqueConstraint(
                 fields=["club", "user"],
                 condition=models.Q(user__isnull=False),
@@ -105,3 +128,55 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        """The roster's rules for forms outside the services (the admin): one spelling, and
+        no second player with the same key (the key itself is not a form field)."""
+        try:
+            self.name = normalise_name(self.name or "")
+        except InvalidName as exc:
+            raise ValidationError({"name": exc.message}) from exc
+        self.name_key = name_key(self.name)
+        if self.club_id is not None:
+            players = Player.objects.filter(club_id=self.club_id, name_key=self.name_key)
+            taken = players.exclude(pk=self.pk).first()
+            if taken is not None:
+                raise ValidationError(
+                    {"name": _("There is already a player called %(name)s.") % {"name": taken.name}}
+                )
+
+
+class RosterMerge(models.Model):
+    """The history of the roster: an owner folded a duplicate entry into the player kept.
+
+    The duplicate's row is gone (its seats and results now belong to the kept player), so
+    its name and id are kept here as text.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="roster_merges")
+    kept = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="merges"
+    )
+    kept_name = models.CharField(_("kept"), max_length=NAME_MAX_LENGTH)
+    removed_name = models.CharField(_("merged into it"), max_length=NAME_MAX_LENGTH)
+    removed_id = models.PositiveIntegerField()
+    pulkas = models.PositiveIntegerField(_("pulkas moved"), default=0)
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    merged_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-merged_at", "-id"]
+        verbose_name = _("roster merge")
+        verbose_name_plural = _("roster merges")
+
+    def __str__(self) -> str:
+        return f"{self.removed_name} -> {self.kept_name}"

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from club.models import Club, Membership, Player
+from club.models import Club, Membership, Player, RosterMerge
 
 
 def public_clubs() -> QuerySet[Club]:
@@ -30,6 +30,11 @@ def club_roster(club: Club, *, active_only: bool = True) -> QuerySet[Player]:
     if active_only:
         players = players.filter(is_active=True)
     return players.order_by("-is_active", "name")
+
+
+def roster_merges(club: Club) -> QuerySet[RosterMerge]:
+    """The club's roster merges (competition.roster makes them), newest first."""
+    return RosterMerge.objects.filter(club=club).select_related("merged_by")
 
 
 def user_by_username(username: str) -> AbstractBaseUser | None:

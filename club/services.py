@@ -6,6 +6,8 @@ with a message the user can read; nothing is saved when it does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -13,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from club.errors import ServiceError
 from club.models import Club, Membership, Player, Role
+from club.names import InvalidName, name_key, normalise_name
 
 
 class ClubError(ServiceError):
@@ -119,30 +122,63 @@ def member_remove(*, membership: Membership) -> None:
 
 
 def _name_taken(club: Club, name: str, *, exclude: Player | None = None) -> Player | None:
-    players = Player.objects.filter(club=club, name__iexact=name)
+    players = Player.objects.filter(club=club, name_key=name_key(name))
     if exclude is not None:
         players = players.exclude(pk=exclude.pk)
     return players.first()
 
 
 def _clean_name(name: str) -> str:
-    name = " ".join(name.split())
-    if not name:
-        raise ClubError(_("Write the player's name."), field="name")
-    return name
+    try:
+        return normalise_name(name)
+    except InvalidName as exc:
+        raise ClubError(exc.message, field="name") from exc
+
+
+def _taken(player: Player) -> ClubError:
+    return ClubError(
+        _("There is already a player called %(name)s.") % {"name": player.name}, field="name"
+    )
 
 
 @transaction.atomic
 def player_add(*, club: Club, name: str) -> Player:
-    """Put a new player on the club's roster (names are unique in a club, ignoring case)."""
+    """Put a new player on the club's roster.
+
+    Names are unique in a club by their key (club.names): case, Unicode spelling and spaces
+    do not make a new person.
+    """
     name = _clean_name(name)
     _lock_club(club)
     taken = _name_taken(club, name)
     if taken is not None:
-        raise ClubError(
-            _("There is already a player called %(name)s.") % {"name": taken.name}, field="name"
-        )
+        raise _taken(taken)
     return Player.objects.create(club=club, name=name)
+
+
+@transaction.atomic
+def roster_players_for_names(*, club: Club, names: Sequence[str]) -> list[Player]:
+    """The club's players of these names, in the same order, matched by name key (so "ТАРАС"
+    finds "Тарас", with the roster's spelling); the names not on the roster are added,
+    tidied. Refuses a list naming one person twice, or a name the roster cannot take.
+    """
+    tidy = [_clean_name(name) for name in names]
+    keys = [name_key(name) for name in tidy]
+    seen: dict[str, str] = {}
+    for name, key in zip(tidy, keys, strict=True):
+        if key in seen:
+            raise ClubError(
+                _("%(first)s and %(second)s are the same player: each takes only one seat.")
+                % {"first": seen[key], "second": name}
+            )
+        seen[key] = name
+    # Locked like player_add, so that two imports adding one name meet no IntegrityError.
+    _lock_club(club)
+    found = {p.name_key: p for p in Player.objects.filter(club=club, name_key__in=keys)}
+    for name, key in zip(tidy, keys, strict=True):
+        if key not in found:
+            found[key] = Player.objects.create(club=club, name=name)
+    return [found[key] for key in keys]
 
 
 @transaction.atomic
@@ -155,9 +191,7 @@ def player_update(
     player = Player.objects.select_related("club").get(pk=player.pk)
     taken = _name_taken(player.club, name, exclude=player)
     if taken is not None:
-        raise ClubError(
-            _("There is already a player called %(name)s.") % {"name": taken.name}, field="name"
-        )
+        raise _taken(taken)
     if user is not None:
         linked = Player.objects.filter(club=player.club, user=user).exclude(pk=player.pk).first()
         if linked is not None:

@@ -196,6 +196,8 @@ def member_update(request: HttpRequest, club_slug: str, membership_id: int) -> H
 
 # The roster
 
+MERGES_SHOWN = 10  # the roster page lists the latest merges; the merge page lists them all
+
 
 @require_http_methods(["GET", "POST"])
 def player_list(request: HttpRequest, club_slug: str) -> HttpResponse:
@@ -220,6 +222,7 @@ def player_list(request: HttpRequest, club_slug: str) -> HttpResponse:
         players=selectors.club_roster(club, active_only=not access.can_record),
         form=form,
         notice=notice,
+        merges=selectors.roster_merges(club)[:MERGES_SHOWN] if access.can_manage else (),
     )
     return render_page(request, "club/player_list.html", context, fragment="roster")
 

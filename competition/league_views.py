@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 from functools import cached_property
 
-import tablib
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -20,6 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_tables2 import RequestConfig
 
 from club.access import ClubAccess, get_club_for_user
+from club.exports import safe_dataset
 from club.models import Role
 from club.rendering import render_page
 from competition import selectors, services
@@ -125,7 +125,7 @@ def league_export(request: HttpRequest, club_slug: str, league_id: int, fmt: str
     rows = list(ranked.export_rows())
     if unranked is not None:
         rows += unranked.export_rows()
-    dataset = tablib.Dataset(*rows, headers=ranked.export_headers(), title=_("Ranking"))
+    dataset = safe_dataset(rows, headers=ranked.export_headers(), title=_("Ranking"))
     content = dataset.export(fmt)
     if fmt == "csv":
         content = "\ufeff" + content  # the byte order mark: Excel then reads UTF-8 names

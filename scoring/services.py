@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from club.errors import ServiceError
 from club.models import Club, Player
-from club.services import club_results_bump
+from club.services import ClubError, club_results_bump, roster_players_for_names
 from scoring import engine, selectors
 from scoring.messages import problem_text
 from scoring.models import (
@@ -483,9 +483,6 @@ def evening_update(*, evening: Evening, date: datetime.date, venue: str, notes: 
 # Import
 
 
-_NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
-
-
 def _validated_document(document: dict[str, Any]) -> tuple[engine.Pulka, engine.Sheet]:
     try:
         parsed = engine.parse_pulka(document)
@@ -501,29 +498,19 @@ def _validated_document(document: dict[str, Any]) -> tuple[engine.Pulka, engine.
         )
     except engine.PulkaError as exc:
         raise ScoringError(engine_message(exc), deal_number=exc.deal_number) from exc
-    for name in parsed.players:
-        if len(name) > _NAME_MAX_LENGTH:
-            raise ScoringError(
-                _("The name %(name)s is too long for the roster: at most %(max)s characters.")
-                % {"name": name, "max": _NAME_MAX_LENGTH}
-            )
     return parsed, sheet
 
 
 def _roster_players(evening: Evening, names: tuple[str, ...]) -> list[Player]:
-    """The club's roster players of these names, in the same order; the missing are added."""
-    club = evening.club
-    found = {p.name: p for p in Player.objects.filter(club=club, name__in=names)}
-    players = []
-    for name in names:
-        player = found.get(name)
-        if player is None:
-            # get_or_create, not create: another import may add the same name meanwhile.
-            player, _created = Player.objects.get_or_create(
-                club=club, name=name, defaults={"is_active": True}
-            )
-        players.append(player)
-    return players
+    """The club's roster players of these names, in the same order; the missing are added.
+
+    Matched by the roster's name key (club.names), so "ТАРАС" or " Олена" in a file finds
+    Тарас and Олена; a name the roster cannot take refuses the file.
+    """
+    try:
+        return roster_players_for_names(club=evening.club, names=names)
+    except ClubError as exc:
+        raise ScoringError(exc.message) from exc
 
 
 @transaction.atomic
@@ -534,12 +521,13 @@ def pulka_import(
 
     The whole document is checked by the engine first (format, then every deal replayed);
     any problem refuses the file and nothing is saved. Players are matched to the club's
-    roster by exact name, and the names not on it are added. A pulka whose pools are all
-    closed is stored as finished.
+    roster by name key (case and spacing aside) and shown with the roster's spelling; the
+    names not on it are added. A pulka whose pools are all closed is stored as finished.
     """
     parsed, sheet = _validated_document(document)
     players = _roster_players(evening, parsed.players)
-    names = list(parsed.players)
+    names = list(parsed.players)  # the file's spelling: the sheet is keyed by it
+    roster_names = [player.name for player in players]
     pulka = pulka_create(
         evening=evening,
         players=players,
@@ -571,7 +559,7 @@ def pulka_import(
             deal=deal,
             number=deal.number,
             action=RevisionAction.CREATED,
-            after=deal.to_pulka_dict(names),
+            after=deal.to_pulka_dict(roster_names),
             user=user,
             at=now,
         )
