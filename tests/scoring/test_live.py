@@ -58,6 +58,7 @@ def test_the_page_polls_only_while_the_pulka_runs(as_persona, pulka):
 
     assert 'hx-trigger="every 4s"' in client.get(pulka.get_absolute_url()).content.decode()
     client.logout()
+    record(pulka, SIX_BY_BORIS)  # a pulka without deals cannot be finished
     as_persona("secretary").post(pulka.get_absolute_url() + "finish/")
     response = _live(as_persona("player"), pulka, 1)
 
