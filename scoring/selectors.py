@@ -166,7 +166,10 @@ def table_sheet_key(pulka: Pulka, names: list[str]) -> str:
     """The cache key of a table's sheet: any change to the pulka, its deals or its
     conventions bumps the version; the names are in it because a roster rename changes
     the rows without touching the pulka. (A stable digest: every app server must agree.)"""
-    digest = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
+    # created_at too: a database restored or reset under a lasting cache (Redis) may give
+    # an old id to a new pulka.
+    identity = [str(pulka.created_at.timestamp()), *names]
+    digest = hashlib.sha256("\x1f".join(identity).encode()).hexdigest()[:16]
     return f"scoring:table-sheet:{pulka.pk}:{pulka.version}:{digest}"
 
 

@@ -335,13 +335,12 @@ def deal_record(
     )
     deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
     try:
-        with transaction.atomic():
-            deal.save()
+        deal.save()
     except IntegrityError as exc:
         # Only a write that bypassed the row lock gets here: the same key or number is
-        # already stored, so the deal is recorded (and this copy is not).
-        recorded = _number_of_entry(pulka, entry_key) if entry_key else None
-        raise DealAlreadyRecorded(recorded or next_number) from exc
+        # already stored, so the deal is recorded (and this copy is not). No savepoint:
+        # nothing runs in the broken transaction, the error below rolls it all back.
+        raise DealAlreadyRecorded(number or next_number) from exc
     DealRevision.objects.create(
         pulka=pulka,
         deal=deal,
@@ -360,7 +359,8 @@ def deal_record(
 
 
 def _number_of_entry(pulka: Pulka, entry_key: uuid.UUID) -> int | None:
-    entries = Deal.objects.filter(pulka=pulka, entry_key=entry_key)
+    # order_by(): the models' default orderings would join the pulka, evening and club.
+    entries = Deal.objects.filter(pulka=pulka, entry_key=entry_key).order_by()
     return entries.values_list("number", flat=True).first()
 
 

@@ -194,21 +194,15 @@ def test_the_database_refuses_a_key_twice_in_one_pulka(pulka):
         Deal.objects.create(pulka=pulka, number=2, kind="raspasy", entry_key=key)
 
 
-def test_a_key_that_slips_past_the_lock_is_answered_as_already_recorded(pulka, monkeypatch):
+def test_a_form_that_slips_past_the_lock_is_answered_as_already_recorded(pulka, monkeypatch):
     key = uuid.uuid4()
-    services.deal_record(pulka=pulka, data=SIX_BY_BORIS, entered_by=None, entry_key=key)
-    real = services._number_of_entry
-    calls = []
-
-    def blind_once(pulka, entry_key):
-        # The first look misses the row, as a writer that bypassed the lock would.
-        calls.append(entry_key)
-        return None if len(calls) == 1 else real(pulka, entry_key)
-
-    monkeypatch.setattr(services, "_number_of_entry", blind_once)
+    services.deal_record(pulka=pulka, data=SIX_BY_BORIS, entered_by=None, number=1, entry_key=key)
+    # As a writer that bypassed the row lock would: it sees neither the key nor deal 1.
+    monkeypatch.setattr(services, "_number_of_entry", lambda pulka, entry_key: None)
+    monkeypatch.setattr(services.selectors, "engine_deals", lambda pulka, names: [])
 
     with pytest.raises(services.DealAlreadyRecorded, match=r"^Deal 1 is already recorded\.$"):
-        services.deal_record(pulka=pulka, data=RASPASY, entered_by=None, entry_key=key)
+        services.deal_record(pulka=pulka, data=RASPASY, entered_by=None, number=1, entry_key=key)
     assert Deal.objects.filter(pulka=pulka).count() == 1
 
 
