@@ -38,12 +38,6 @@ def _pulkas() -> QuerySet[Pulka]:
     )
 
 
-def pulka_for_club(club: Club, pulka_id: int) -> Pulka:
-    """The pulka, scoped to the club (another club's pulka is a 404)."""
-    pulkas = Pulka.objects.select_related("evening__club")
-    return get_object_or_404(pulkas, pk=pulka_id, evening__club=club)
-
-
 def pulka_with_role(user, club_slug: str, pulka_id: int) -> Pulka | None:
     """The pulka of that club, and the user's role there as ``member_role``.
 
