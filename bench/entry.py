@@ -29,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+import uuid
 import warnings
 from contextlib import nullcontext
 from pathlib import Path
@@ -101,14 +102,16 @@ def ms(seconds: float) -> float:
     return seconds * 1e3
 
 
-def form_data(data: dict, names: list[str], rotation_dealer: int) -> dict[str, str]:
-    """The DealForm POST for a pulka/1 deal, as the browser sends it (the dealer not changed)."""
+def form_data(data: dict, names: list[str], rotation_dealer: int, number: int) -> dict[str, str]:
+    """The DealForm POST for a pulka/1 deal, as the browser sends it (the dealer not changed):
+    the form of deal `number`, with a one-time key of its own, as the page renders it."""
     seat = {name: i for i, name in enumerate(names)}
     post = {
         "kind": data["kind"],
         "dealer": str(rotation_dealer),
         "rotation_dealer": str(rotation_dealer),
-        "version": "",
+        "number": str(number),
+        "entry_key": str(uuid.uuid4()),
     }
     if data["kind"] != engine.RASPASY:
         post["declarer"] = str(seat[data["declarer"]])
@@ -165,7 +168,7 @@ def post_deals(
     for number in range(1, DEALS + 1):
         data, _ = next_valid_deal(rng, rules, names, first_dealer, deals)
         rotation = names.index(selectors.pulka_sheet(pulka).next_dealer)
-        post = form_data(data, names, rotation)
+        post = form_data(data, names, rotation, number)
         # htmx posts the form urlencoded, as a browser does (not multipart). Queries are
         # counted for every deal, and the count is printed, but the timed posts run without
         # the query log so that its bookkeeping does not weigh on the deal-heavy side.

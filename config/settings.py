@@ -115,9 +115,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The computed league rankings and their HTML (keyed by Club.results_version, so never
-# stale): per process. Several processes each compute a ranking once per change.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The cache keeps the tables' sheets (keyed by pulka version: never stale), the league
+# rankings and their HTML (keyed by Club.results_version), and what the
+# spectators' polls check (scoring.live). Local memory is per process; with several app
+# servers (or gunicorn workers) set REDIS_URL so that they share one cache. Correctness never
+# depends on it: a poll trusts the cache to say "nothing changed" only when it is shared.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "pulka",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "pulka",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    }
+CACHE_SHARED = bool(REDIS_URL)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

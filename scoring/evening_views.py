@@ -21,7 +21,8 @@ from club import selectors as club_selectors
 from club.access import get_club_for_user
 from club.models import Role
 from club.rendering import club_context, redirect_after_form, render_page, wants_fragment
-from scoring import selectors, services
+from scoring import live, selectors, services
+from scoring.access import poll_unchanged
 from scoring.forms import EveningForm, PulkaCreateForm, PulkaImportForm, RulesForm
 from scoring.services import ScoringError
 
@@ -48,7 +49,14 @@ def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 @require_GET
 def club_running(request: HttpRequest, club_slug: str) -> HttpResponse:
-    """The club's running tables, for the club page's poll: 204 while nothing changed."""
+    """The club's running tables, for the club page's poll: 204 while nothing changed.
+
+    An unchanged poll costs what poll_unchanged says: a public club's at most one query.
+    """
+    token = request.GET.get("v", "")
+    read = lambda user: selectors.club_live_state(user, club_slug)  # noqa: E731
+    if wants_fragment(request) and poll_unchanged(request, live.club_keys(club_slug), read, token):
+        return HttpResponse(status=204)
     access = get_club_for_user(request, club_slug)
     if not wants_fragment(request):
         return redirect(access.club.get_absolute_url())
@@ -107,6 +115,12 @@ def evening_create(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 @require_GET
 def evening_detail(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
+    if wants_fragment(request) and "v" in request.GET:
+        # A spectator's poll: answered 204 as cheaply as poll_unchanged can.
+        keys = live.evening_keys(evening_id, club_slug)
+        read = lambda user: selectors.evening_live_state(user, club_slug, evening_id)  # noqa: E731
+        if poll_unchanged(request, keys, read, request.GET["v"]):
+            return HttpResponse(status=204)
     access = get_club_for_user(request, club_slug)
     club = access.club
     evening = selectors.evening_for_club(club, evening_id)

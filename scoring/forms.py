@@ -261,7 +261,12 @@ class DealForm(forms.Form):
     )
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
     rotation_dealer = forms.TypedChoiceField(coerce=int, widget=forms.HiddenInput)
+    # A correction: the version of the deal as the secretary saw it.
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # A new deal: the number it was rendered for and the form's one-time key, so that the
+    # same form posted twice records one deal (scoring.services.deal_record).
+    number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    entry_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(
         self,
@@ -272,8 +277,11 @@ class DealForm(forms.Form):
         rotation_dealer: int,
         refresh_url: str,
         initial: dict | None = None,
+        entry: bool = False,
     ) -> None:
         self.names = names
+        # The form of a new deal, which must carry its number and key.
+        self.entry = entry
         self.n = len(names)
         self.rules = rules
         seats = [(i, name) for i, name in enumerate(names)]
@@ -411,6 +419,13 @@ class DealForm(forms.Form):
         cleaned = super().clean()
         if self.errors:
             return cleaned
+        if self.entry and (cleaned.get("number") is None or cleaned.get("entry_key") is None):
+            # A page from before an update, or a hand-made post: its form cannot say which
+            # deal it records, so a repeat of it could not be told from a new deal.
+            raise forms.ValidationError(
+                _("This entry form is out of date: check the sheet and enter the deal again."),
+                code="outdated",
+            )
         shape, names = self.shape, self.names
         kind = cleaned["kind"]
         data: dict = {"kind": kind}

@@ -133,6 +133,11 @@ class DealKind(models.TextChoices):
     RASPASY = engine.RASPASY, _("raspasy")
 
 
+# The most deals one pulka may hold. A real evening has well under 200; the bound keeps
+# every replay (each entry replays the whole pulka) and every import file of bounded cost.
+MAX_DEALS = 500
+
+
 class Deal(models.Model):
     """One deal as entered: every field of a pulka/1 deal, players stored by seat."""
 
@@ -157,6 +162,9 @@ class Deal(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     changed_at = models.DateTimeField(default=timezone.now)
+    # The one-time key of the entry form that recorded the deal: a form posted twice (a
+    # phone retrying on bad Wi-Fi) records its deal once. None for imports and older rows.
+    entry_key = models.UUIDField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["pulka", "number"]
@@ -164,6 +172,9 @@ class Deal(models.Model):
         verbose_name_plural = _("deals")
         constraints = [
             models.UniqueConstraint(fields=["pulka", "number"], name="scoring_deal_unique_number"),
+            models.UniqueConstraint(
+                fields=["pulka", "entry_key"], name="scoring_deal_unique_entry_key"
+            ),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="scoring_deal_number"),
         ]
 

@@ -1,9 +1,17 @@
-"""Reads: pulkas of a club, their sheets (always replayed from the deals), evenings."""
+"""Reads: pulkas of a club, their sheets (replayed from the deals), evenings, live tokens.
+
+A pulka's own page replays its deals on every read. Lists of tables (the club page, the
+evening page) serve each table's sheet from Django's cache, keyed by the pulka's id, its
+version (bumped by every change) and its players' names, so the deals are read and
+replayed only when a table changed.
+"""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 
@@ -28,12 +36,6 @@ def _pulkas() -> QuerySet[Pulka]:
     return Pulka.objects.select_related("evening", "evening__club").prefetch_related(
         Prefetch("seats", queryset=seats, to_attr="seat_list"),
     )
-
-
-def pulka_for_club(club: Club, pulka_id: int) -> Pulka:
-    """The pulka, scoped to the club (another club's pulka is a 404)."""
-    pulkas = Pulka.objects.select_related("evening__club")
-    return get_object_or_404(pulkas, pk=pulka_id, evening__club=club)
 
 
 def pulka_with_role(user, club_slug: str, pulka_id: int) -> Pulka | None:
@@ -103,16 +105,33 @@ def pulka_history(pulka: Pulka, number: int | None = None) -> list[DealRevision 
 
 
 @dataclass(frozen=True)
+class TableSheet:
+    """What a list of tables shows of one sheet: what the cache keeps, small and picklable."""
+
+    rows: list[dict]
+    deals: int
+    pool_target: int
+
+
+@dataclass(frozen=True)
 class Table:
-    """A pulka with its replayed sheet, for lists of tables."""
+    """A pulka with its sheet's rows, for lists of tables."""
 
     pulka: Pulka
     names: list[str]
-    sheet: engine.Sheet
+    sheet: TableSheet
 
     @property
     def rows(self) -> list[dict]:
-        return sheet_rows(self.sheet, self.names)
+        return self.sheet.rows
+
+    @property
+    def deals(self) -> int:
+        return self.sheet.deals
+
+    @property
+    def pool_target(self) -> int:
+        return self.sheet.pool_target
 
 
 def sheet_rows(sheet: engine.Sheet, names: list[str]) -> list[dict]:
@@ -132,16 +151,74 @@ def sheet_rows(sheet: engine.Sheet, names: list[str]) -> list[dict]:
     ]
 
 
-def _tables(pulkas: QuerySet[Pulka]) -> list[Table]:
-    pulkas = pulkas.prefetch_related(
-        Prefetch("deals", queryset=Deal.objects.order_by("number"), to_attr="deal_list")
+# A table's sheet stays in the cache for a day: a key never goes stale (a change makes a
+# new key), so the timeout only returns memory from pulkas nobody looks at any more.
+TABLE_SHEET_TIMEOUT = 24 * 60 * 60
+
+
+def table_sheet_key(pulka: Pulka, names: list[str]) -> str:
+    """The cache key of a table's sheet: any change to the pulka, its deals or its
+    conventions bumps the version; the names are in it because a roster rename changes
+    the rows without touching the pulka. (A stable digest: every app server must agree.)"""
+    # created_at too: a database restored or reset under a lasting cache (Redis) may give
+    # an old id to a new pulka.
+    identity = [str(pulka.created_at.timestamp()), *names]
+    digest = hashlib.sha256("\x1f".join(identity).encode()).hexdigest()[:16]
+    return f"scoring:table-sheet:{pulka.pk}:{pulka.version}:{digest}"
+
+
+def _table_sheet(pulka: Pulka, names: list[str], rows: list[tuple]) -> TableSheet:
+    deals = [engine_deal(names, *row) for row in rows]
+    sheet = engine.compute_sheet(
+        pulka.engine_rules(), names, deals, first_dealer=names[pulka.first_dealer]
     )
-    tables = []
-    for pulka in pulkas:
-        names = [seat.player.name for seat in pulka.seat_list]
-        sheet = pulka_sheet(pulka, pulka.deal_list, names)
-        tables.append(Table(pulka=pulka, names=names, sheet=sheet))
-    return tables
+    return TableSheet(
+        rows=sheet_rows(sheet, names), deals=len(deals), pool_target=sheet.rules.pool_target
+    )
+
+
+def _deal_rows(pulkas: list[Pulka]) -> tuple[dict[int, list[tuple]], set[int]]:
+    """The deals of these pulkas in one query, and the pulkas that changed since they were
+    read: the version comes in the same statement as the deals, so the two agree."""
+    fields = [f"deals__{field}" for field in ENGINE_FIELDS]
+    rows = (
+        Pulka.objects.filter(pk__in=[pulka.pk for pulka in pulkas])
+        .order_by("pk", "deals__number")
+        .values_list("pk", "version", *fields)
+    )
+    found: dict[int, list[tuple]] = {pulka.pk: [] for pulka in pulkas}
+    versions: dict[int, int] = {}
+    for pk, version, *deal in rows:
+        versions[pk] = version
+        if deal[0] is not None:  # a pulka without deals still has its one joined row
+            found[pk].append(tuple(deal))
+    return found, {pulka.pk for pulka in pulkas if versions.get(pulka.pk) != pulka.version}
+
+
+def _tables(pulkas: QuerySet[Pulka]) -> list[Table]:
+    """The tables with their sheets: two queries when every sheet is cached, three when
+    some are not, whatever the number of tables and deals."""
+    pulkas = list(pulkas)
+    names = {pulka.pk: [seat.player.name for seat in pulka.seat_list] for pulka in pulkas}
+    keys = {table_sheet_key(pulka, names[pulka.pk]): pulka for pulka in pulkas}
+    sheets: dict[int, TableSheet] = {
+        keys[key].pk: sheet for key, sheet in cache.get_many(list(keys)).items()
+    }
+    missed = {key: pulka for key, pulka in keys.items() if pulka.pk not in sheets}
+    if missed:
+        rows, moved = _deal_rows(list(missed.values()))
+        for pulka in missed.values():
+            if pulka.pk in moved:
+                # Changed between the two reads (a deal was just entered): read it again,
+                # rules and all, and do not cache it under the version read first.
+                pulka.refresh_from_db()
+                rows[pulka.pk] = list(
+                    Deal.objects.filter(pulka=pulka).order_by("number").values_list(*ENGINE_FIELDS)
+                )
+            sheets[pulka.pk] = _table_sheet(pulka, names[pulka.pk], rows[pulka.pk])
+        fresh = {key: p for key, p in missed.items() if p.pk not in moved}
+        cache.set_many({key: sheets[p.pk] for key, p in fresh.items()}, TABLE_SHEET_TIMEOUT)
+    return [Table(pulka=p, names=names[p.pk], sheet=sheets[p.pk]) for p in pulkas]
 
 
 def evening_tables(evening: Evening) -> list[Table]:
@@ -159,7 +236,7 @@ def running_tables_for_club(club: Club) -> list[Table]:
 def evening_live_token(evening: Evening) -> str:
     """Changes whenever a table of the evening is opened or changed (one small query)."""
     totals = Pulka.objects.filter(evening=evening).aggregate(tables=Count("id"), sum=Sum("version"))
-    return f"{totals['tables']}-{totals['sum'] or 0}"
+    return _token(totals["tables"], totals["sum"])
 
 
 def club_live_token(club: Club) -> str:
@@ -171,16 +248,67 @@ def club_live_token(club: Club) -> str:
     totals = Pulka.objects.filter(evening__club=club).aggregate(
         tables=Count("id"), sum=Sum("version")
     )
-    return f"{totals['tables']}-{totals['sum'] or 0}"
+    return _token(totals["tables"], totals["sum"])
 
 
-def pulka_version(club: Club, pulka_id: int) -> int | None:
-    """The pulka's version, for a spectator's cheap "anything new?" check."""
-    return (
-        Pulka.objects.filter(pk=pulka_id, evening__club=club)
-        .values_list("version", flat=True)
-        .first()
+def _token(tables: int, versions: int | None) -> str:
+    return f"{tables}-{versions or 0}"
+
+
+@dataclass(frozen=True)
+class LiveState:
+    """What a spectator's poll needs to know, read in one query: the club (for the tenant
+    gate), the token the poll compares, and the user's role there when it was asked for."""
+
+    club: Club
+    token: str
+    member_role: str | None = None
+
+
+def pulka_live_state(user, club_slug: str, pulka_id: int) -> LiveState | None:
+    """A pulka's poll: its club and version; with a user (None: not needed, as for a public
+    club) also the user's role there."""
+    pulkas = Pulka.objects.select_related("evening__club").filter(
+        pk=pulka_id, evening__club__slug=club_slug
     )
+    if user is not None:
+        pulkas = pulkas.annotate(member_role=member_role(user, club="evening__club"))
+    pulka = pulkas.first()
+    if pulka is None:
+        return None
+    role = getattr(pulka, "member_role", None)
+    return LiveState(club=pulka.evening.club, token=str(pulka.version), member_role=role)
+
+
+def evening_live_state(user, club_slug: str, evening_id: int) -> LiveState | None:
+    """An evening's poll: its club and its tables' token (as evening_live_token)."""
+    evenings = (
+        Evening.objects.select_related("club")
+        .filter(pk=evening_id, club__slug=club_slug)
+        .annotate(tables=Count("pulkas"), versions=Sum("pulkas__version"))
+    )
+    if user is not None:
+        evenings = evenings.annotate(member_role=member_role(user, club="club"))
+    evening = evenings.first()
+    if evening is None:
+        return None
+    role = getattr(evening, "member_role", None)
+    token = _token(evening.tables, evening.versions)
+    return LiveState(club=evening.club, token=token, member_role=role)
+
+
+def club_live_state(user, club_slug: str) -> LiveState | None:
+    """The club page's poll: the club and its tables' token (as club_live_token)."""
+    clubs = Club.objects.filter(slug=club_slug).annotate(
+        tables=Count("evenings__pulkas"), versions=Sum("evenings__pulkas__version")
+    )
+    if user is not None:
+        clubs = clubs.annotate(member_role=member_role(user))
+    club = clubs.first()
+    if club is None:
+        return None
+    role = getattr(club, "member_role", None)
+    return LiveState(club=club, token=_token(club.tables, club.versions), member_role=role)
 
 
 def evenings_for_club(club: Club) -> QuerySet[Evening]:

@@ -8,13 +8,14 @@ writes the revision row, bumps the pulka's version and rebuilds the result cache
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -22,9 +23,10 @@ from django.utils.translation import gettext as _
 from club.errors import ServiceError
 from club.models import Club, Player
 from club.services import ClubError, club_results_bump, roster_players_for_names
-from scoring import engine, selectors
+from scoring import engine, live, selectors
 from scoring.messages import problem_text
 from scoring.models import (
+    MAX_DEALS,
     Deal,
     DealRevision,
     Evening,
@@ -43,8 +45,42 @@ class ScoringError(ServiceError):
     """A change the rules or the pulka's state refuse, in words for the secretary."""
 
 
+class DealAlreadyRecorded(ScoringError):
+    """The same entry form came again (a retry, a double post): its deal is recorded once.
+
+    Not a mistake of the secretary's: the answer is the sheet as it stands, with a notice.
+    """
+
+    def __init__(self, number: int) -> None:
+        super().__init__(
+            _("Deal %(number)s is already recorded.") % {"number": number}, deal_number=number
+        )
+
+
+class DealNumberTaken(ScoringError):
+    """Another entry recorded this deal number first: the secretary checks it before going on."""
+
+
 def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
     return user if user is not None and user.is_authenticated else None
+
+
+def display_name(user: AbstractBaseUser | None) -> str:
+    """How a user is named to the other secretaries: the full name, else the username."""
+    if user is None:
+        return _("someone")
+    return user.get_full_name() or user.get_username()
+
+
+def _announce(pulka: Pulka) -> None:
+    """Tell the spectators' polls that this pulka changed (scoring.live).
+
+    `pulka` is the caller's object: the views read it with its evening and club, so this
+    costs no query there.
+    """
+    live.table_changed(
+        pulka_id=pulka.pk, evening_id=pulka.evening_id, club_slug=pulka.evening.club.slug
+    )
 
 
 def _locked(pulka: Pulka) -> tuple[Pulka, list[str], list[Deal]]:
@@ -216,6 +252,7 @@ def pulka_create(
     Seat.objects.bulk_create(
         Seat(pulka=pulka, position=i, player=player) for i, player in enumerate(players)
     )
+    _announce(pulka)
     return pulka
 
 
@@ -234,39 +271,82 @@ def pulka_update_rules(*, pulka: Pulka, rules: dict, first_dealer: int | None = 
             raise ScoringError(_("The first dealer must be one of the players at the table."))
         locked.first_dealer = first_dealer
     _bump(locked, "rules", "first_dealer")
+    _announce(pulka)
     return locked
 
 
 @transaction.atomic
 def deal_record(
-    *, pulka: Pulka, data: dict, entered_by: AbstractBaseUser | None
+    *,
+    pulka: Pulka,
+    data: dict,
+    entered_by: AbstractBaseUser | None,
+    number: int | None = None,
+    entry_key: uuid.UUID | None = None,
 ) -> tuple[Deal, engine.Sheet]:
     """Add the next deal (a pulka/1 deal object, players by name) and return the new sheet.
 
-    Two secretaries posting at the same moment are serialised by the row lock: both deals
-    are kept, numbered in the order they arrive, each validated against the deals before it.
+    `number` is the deal the entry form was rendered for and `entry_key` the form's one-time
+    key. Under the pulka's row lock, so it holds for requests at the same moment:
+
+    - a key already used raises DealAlreadyRecorded (the same form came twice: a retry on
+      bad Wi-Fi, five posts at once) and saves nothing;
+    - a number already recorded raises DealNumberTaken, naming who recorded it (a second
+      secretary at the same table), and saves nothing;
+    - the unique key per pulka in the database is the last line of defence.
+
+    Scripts that add deals one after another (the demo, tests) may leave both out.
     """
     # One statement locks the row, bumps the version and checks the pulka is running; if
     # the deal is refused below, the transaction rolls the bump back.
     running = Pulka.objects.filter(pk=pulka.pk, status=PulkaStatus.RUNNING)
-    if not running.update(version=F("version") + 1):
+    locked = running.update(version=F("version") + 1)
+    if entry_key is not None:
+        # Before the "is it running" answer: the repeat of the deal that closed the last
+        # pool finds the pulka finished, and is told its deal is recorded.
+        done = _number_of_entry(pulka, entry_key)
+        if done is not None:
+            raise DealAlreadyRecorded(done)
+    if not locked:
         raise ScoringError(_("This pulka is over: no deal can be added to it."))
     names = pulka.names
     deals = selectors.engine_deals(pulka, names)
-    number = len(deals) + 1
-    new = _parse_deal(data, number)
+    next_number = len(deals) + 1
+    if number is not None and number != next_number:
+        raise _wrong_number(pulka, number, next_number)
+    if next_number > MAX_DEALS:
+        raise ScoringError(
+            _(
+                "A pulka holds at most %(max)s deals, and this one is full: "
+                "end it and open a new table to play on."
+            )
+            % {"max": MAX_DEALS}
+        )
+    new = _parse_deal(data, next_number)
     sheet = _replay(pulka, names, [*deals, new])
     user = _user(entered_by)
     now = timezone.now()
     deal = Deal(
-        pulka=pulka, number=number, entered_by=user, entered_at=now, changed_by=user, changed_at=now
+        pulka=pulka,
+        number=next_number,
+        entered_by=user,
+        entered_at=now,
+        changed_by=user,
+        changed_at=now,
+        entry_key=entry_key,
     )
     deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
-    deal.save()
+    try:
+        deal.save()
+    except IntegrityError as exc:
+        # Only a write that bypassed the row lock gets here: the same key or number is
+        # already stored, so the deal is recorded (and this copy is not). No savepoint:
+        # nothing runs in the broken transaction, the error below rolls it all back.
+        raise DealAlreadyRecorded(number or next_number) from exc
     DealRevision.objects.create(
         pulka=pulka,
         deal=deal,
-        number=number,
+        number=next_number,
         action=RevisionAction.CREATED,
         after=deal.to_pulka_dict(names),
         user=user,
@@ -276,7 +356,33 @@ def deal_record(
     if _settle_status(pulka, sheet, was_closed=False, user=user):
         pulka.save(update_fields=["status", "finished_at"])
         result_cache_rebuild(pulka, names, sheet)
+    _announce(pulka)
     return deal, sheet
+
+
+def _number_of_entry(pulka: Pulka, entry_key: uuid.UUID) -> int | None:
+    # order_by(): the models' default orderings would join the pulka, evening and club.
+    entries = Deal.objects.filter(pulka=pulka, entry_key=entry_key).order_by()
+    return entries.values_list("number", flat=True).first()
+
+
+def _wrong_number(pulka: Pulka, number: int, next_number: int) -> ScoringError:
+    """The form was for deal `number`, but the pulka goes on with `next_number`."""
+    if number < next_number:
+        taken = Deal.objects.select_related("entered_by").filter(pulka=pulka, number=number).get()
+        return DealNumberTaken(
+            _("Deal %(number)s was just recorded by %(who)s: check it.")
+            % {"number": number, "who": display_name(taken.entered_by)},
+            deal_number=number,
+        )
+    return ScoringError(
+        _(
+            "The sheet changed while you were entering deal %(number)s: it goes on with "
+            "deal %(next)s now. Check it and enter the deal again."
+        )
+        % {"number": number, "next": next_number},
+        deal_number=number,
+    )
 
 
 def _stale(deal: Deal) -> ScoringError:
@@ -351,6 +457,7 @@ def deal_update(
     _bump(locked, *changed)
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
+    _announce(pulka)
     return deal, sheet
 
 
@@ -381,6 +488,7 @@ def deal_delete(
     _bump(locked, *changed)
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
+    _announce(pulka)
     return sheet
 
 
@@ -395,15 +503,27 @@ def _change_status(
     _bump(locked, *_set_status(locked, status, _user(by)))
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
+    _announce(pulka)
     return sheet
 
 
 @transaction.atomic
 def pulka_finish(*, pulka: Pulka, finished_by: AbstractBaseUser | None) -> engine.Sheet:
-    """End a running pulka early: it is settled as unfinished (missing pool → mountain)."""
+    """End a running pulka early: it is settled as unfinished (missing pool → mountain).
+
+    A pulka without deals has nothing to settle (everyone would share first place and
+    gain rating for it): it is refused, and abandoning it is the way to set it aside.
+    """
     locked, names, deals = _locked(pulka)
     if locked.status != PulkaStatus.RUNNING:
         raise ScoringError(_("Only a running pulka can be ended."))
+    if not deals:
+        raise ScoringError(
+            _(
+                "This pulka has no deal: there is nothing to settle. "
+                "Abandon it instead, and it will count for nobody."
+            )
+        )
     sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
     return _change_status(pulka, locked, names, sheet, PulkaStatus.FINISHED, finished_by)
 
@@ -484,6 +604,13 @@ def evening_update(*, evening: Evening, date: datetime.date, venue: str, notes: 
 
 
 def _validated_document(document: dict[str, Any]) -> tuple[engine.Pulka, engine.Sheet]:
+    deals = document.get("deals")
+    if isinstance(deals, list) and len(deals) > MAX_DEALS:
+        # Counted before anything is parsed or replayed: the bound is on the work too.
+        raise ScoringError(
+            _("This file holds %(count)s deals, and a pulka holds at most %(max)s.")
+            % {"count": len(deals), "max": MAX_DEALS}
+        )
     try:
         parsed = engine.parse_pulka(document)
     except engine.PulkaError as exc:

@@ -6,7 +6,10 @@ the page's named partials; without JavaScript every form posts and redirects (PR
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
+from django.forms.forms import NON_FIELD_ERRORS
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,8 +22,8 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
 from club.rendering import render_page, wants_fragment
-from scoring import engine, selectors, services
-from scoring.access import get_pulka_for_user
+from scoring import engine, live, selectors, services
+from scoring.access import get_pulka_for_user, poll_unchanged
 from scoring.drawing import pulka_drawing
 from scoring.forms import DealForm, PulkaCreateForm, RulesForm, deal_initial
 from scoring.models import Deal, Pulka, PulkaStatus
@@ -38,12 +41,16 @@ def _urls(pulka: Pulka) -> dict[str, str]:
 
 
 def _new_deal_form(pulka: Pulka, names: list[str], sheet: engine.Sheet, data=None) -> DealForm:
+    """The entry form of the next deal: it carries that deal's number and a one-time key,
+    made now, so that posting it twice records the deal once."""
     return DealForm(
         data,
         names=names,
         rules=sheet.rules,
         rotation_dealer=names.index(sheet.next_dealer),
         refresh_url=_urls(pulka)["form"],
+        initial={"number": len(sheet.snapshots) + 1, "entry_key": uuid.uuid4()},
+        entry=True,
     )
 
 
@@ -133,15 +140,18 @@ def pulka_detail(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRes
 def pulka_live(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     """A spectator's poll: 204 while nothing changed (no replay), else the new sheet and log.
 
-    A pulka that stopped running gets the whole page fragment, which no longer polls.
+    An unchanged poll of a public club costs at most one query (none with a shared cache);
+    of a private club, the session, the user and one query (see poll_unchanged). A pulka
+    that stopped running gets the whole page fragment, which no longer polls.
     """
-    access = get_club_for_user(request, club_slug)
-    version = selectors.pulka_version(access.club, pulka_id)
-    if version is None:
-        raise Http404
-    if request.GET.get("v") == str(version):
+    token = request.GET.get("v", "")
+    keys = live.pulka_keys(pulka_id, club_slug)
+    read = lambda user: selectors.pulka_live_state(user, club_slug, pulka_id)  # noqa: E731
+    if poll_unchanged(request, keys, read, token):
         return HttpResponse(status=204)
-    pulka = selectors.pulka_for_club(access.club, pulka_id)
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
+    if token == str(pulka.version):
+        return HttpResponse(status=204)
     if not wants_fragment(request):
         return redirect(pulka.get_absolute_url())
     context = _context(request, access, pulka)
@@ -190,25 +200,35 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
         rules=pulka.engine_rules(),
         rotation_dealer=pulka.first_dealer,
         refresh_url=_urls(pulka)["form"],
+        entry=True,
     )
-    if not pulka.is_running:
-        form.is_valid()
-        form.add_error(None, _("This pulka is over: no deal can be added to it."))
-    elif form.is_valid():
+    if form.is_valid():
         try:
             deal, sheet = services.deal_record(
-                pulka=pulka, data=form.deal_data, entered_by=request.user
+                pulka=pulka,
+                data=form.deal_data,
+                entered_by=request.user,
+                number=form.cleaned_data["number"],
+                entry_key=form.cleaned_data["entry_key"],
             )
+        except services.DealAlreadyRecorded as exc:
+            return _entry_answer(request, access, pulka, notice=exc.message)
+        except services.DealNumberTaken as exc:
+            return _entry_answer(request, access, pulka, error=exc.message)
         except services.ScoringError as exc:
             form.add_error(None, exc.message)
         else:
             if not wants_fragment(request):
                 return redirect(pulka.get_absolute_url())
             return _deal_created(request, access, pulka, names, deal, sheet)
+    elif form.has_error(NON_FIELD_ERRORS, "outdated"):
+        return _entry_answer(request, access, pulka, error=form.non_field_errors()[0])
+    elif not pulka.is_running:
+        form.add_error(None, _("This pulka is over: no deal can be added to it."))
     if not wants_fragment(request):
         return render(request, PAGE, _context(request, access, pulka, form=form))
     context = {"club": access.club, "pulka": pulka, "form": form, "urls": _urls(pulka)}
-    context.update(mode="new", next_number=Deal.objects.filter(pulka=pulka).count() + 1)
+    context.update(mode="new", next_number=form.cleaned_data.get("number") or 1)
     return _fragment(request, context, "deal-form")
 
 
@@ -234,6 +254,36 @@ def _deal_created(request, access, pulka, names, deal, sheet) -> HttpResponse:
         "next_number": deal.number + 1,
         "item": _log_item(deal, names, sheet.snapshots[-1]),
     }
+    return _fragment(request, context, "deal-created")
+
+
+def _entry_answer(
+    request: HttpRequest,
+    access: ClubAccess,
+    pulka: Pulka,
+    *,
+    notice: str | None = None,
+    error: str | None = None,
+) -> HttpResponse:
+    """The sheet as it stands and a fresh form, when the posted form recorded nothing new:
+    its deal was already recorded (`notice`), or another entry took its number (`error`).
+
+    With htmx: the deal-created fragment, with the whole log (the page may have missed
+    deals); without JavaScript: back to the pulka, the words as a message.
+    """
+    if not wants_fragment(request):
+        if notice:
+            messages.info(request, notice)
+        if error:
+            messages.error(request, error)
+        return redirect(pulka.get_absolute_url())
+    # The pulka as it is now: others may have moved it on since the view read it.
+    pulka.refresh_from_db(fields=["status", "version", "finished_at"])
+    context = _context(request, access, pulka)
+    context.update(notice=notice, entry_error=error)
+    if not pulka.is_running:
+        response = _fragment(request, context, "pulka")
+        return retarget(reswap(response, "outerHTML"), "#pulka")
     return _fragment(request, context, "deal-created")
 
 

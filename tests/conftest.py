@@ -10,12 +10,19 @@ import itertools
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 
 from club.models import Club, Membership, Player, Role
 from scoring.models import Evening
 
 _seq = itertools.count(1)
 PASSWORD = "correct-horse-battery"
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache: ids and slugs repeat from test to test."""
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -1,3 +1,5 @@
+import uuid
+
 import pytest
 
 from tests.conftest import make_evening, make_pulka, record
@@ -14,9 +16,18 @@ def pulka(evening_a):
     return make_pulka(evening_a)
 
 
+def entry(number: int = 1) -> dict:
+    """The hidden fields of a new-deal form rendered for deal `number`: a new one-time key."""
+    return {"number": str(number), "entry_key": str(uuid.uuid4())}
+
+
 def deal_post(**fields) -> dict:
-    """Form data for the deal-entry form: a six by Boris (seat 1), Vera whists, Anna passes."""
+    """Form data for the deal-entry form: a six by Boris (seat 1), Vera whists, Anna passes.
+
+    As the form of deal 1 (`number=` for another) with a new one-time key each call.
+    """
     data = {
+        **entry(),
         "kind": "game",
         "declarer": "1",
         "level": "6",

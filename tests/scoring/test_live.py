@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import engine
-from tests.conftest import HTMX, make_evening, make_pulka, record
+from scoring import engine, live, selectors
+from tests.conftest import HTMX, make_evening, make_pulka, make_user, record
 from tests.scoring.conftest import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +58,7 @@ def test_the_page_polls_only_while_the_pulka_runs(as_persona, pulka):
 
     assert 'hx-trigger="every 4s"' in client.get(pulka.get_absolute_url()).content.decode()
     client.logout()
+    record(pulka, SIX_BY_BORIS)  # a pulka without deals cannot be finished
     as_persona("secretary").post(pulka.get_absolute_url() + "finish/")
     response = _live(as_persona("player"), pulka, 1)
 
@@ -159,3 +160,173 @@ def test_the_drawing_url_without_htmx_leads_to_the_page(as_persona, pulka):
 
     assert response.status_code == 302
     assert response["Location"] == pulka.get_absolute_url()
+
+
+# Cheap polls: the query budget and the cache (scoring.live)
+
+
+def _polls(client, pulka):
+    """The three polls a spectator's pages make, each with the token it holds now."""
+    evening, club = pulka.evening, pulka.evening.club
+    return {
+        "pulka": lambda token: _live(client, pulka, token),
+        "evening": lambda token: client.get(
+            f"{evening.get_absolute_url()}?v={token}", headers=HTMX
+        ),
+        "club": lambda token: client.get(f"/c/{club.slug}/running/?v={token}", headers=HTMX),
+    }
+
+
+def _tokens(pulka):
+    pulka.refresh_from_db()
+    return {
+        "pulka": str(pulka.version),
+        "evening": selectors.evening_live_token(pulka.evening),
+        "club": selectors.club_live_token(pulka.evening.club),
+    }
+
+
+@pytest.fixture
+def watched(public_club, client):
+    """A public club's running table, and a logged-in spectator who is no member."""
+    pulka = make_pulka(make_evening(public_club))
+    client.force_login(make_user())
+    return client, pulka
+
+
+@pytest.mark.parametrize("page", ["pulka", "evening", "club"])
+@pytest.mark.parametrize("shared", [False, True])
+def test_an_unchanged_poll_of_a_public_club_costs_at_most_two_queries(
+    watched, page, shared, settings, django_assert_max_num_queries, no_replay
+):
+    settings.CACHE_SHARED = shared
+    client, pulka = watched
+    poll, token = _polls(client, pulka)[page], _tokens(pulka)[page]
+    poll(token)  # the first poll of this process stores what it read
+
+    with django_assert_max_num_queries(2):
+        response = poll(token)
+
+    assert response.status_code == 204
+
+
+@pytest.mark.parametrize("page", ["pulka", "evening", "club"])
+def test_with_a_shared_cache_an_unchanged_public_poll_reads_no_table(
+    watched, page, settings, django_assert_num_queries
+):
+    settings.CACHE_SHARED = True
+    client, pulka = watched
+    poll, token = _polls(client, pulka)[page], _tokens(pulka)[page]
+    poll(token)
+
+    with django_assert_num_queries(0):
+        response = poll(token)
+
+    assert response.status_code == 204
+
+
+@pytest.mark.parametrize("page", ["pulka", "evening", "club"])
+@pytest.mark.parametrize("shared", [False, True])
+def test_an_unchanged_poll_of_a_private_club_costs_the_session_the_user_and_one_query(
+    as_persona, pulka, page, shared, settings, django_assert_max_num_queries
+):
+    settings.CACHE_SHARED = shared
+    client = as_persona("player")
+    poll, token = _polls(client, pulka)[page], _tokens(pulka)[page]
+    poll(token)  # learns that the club is private
+
+    with django_assert_max_num_queries(3):
+        response = poll(token)
+
+    assert response.status_code == 204
+
+
+@pytest.mark.parametrize("page", ["pulka", "evening", "club"])
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_change_is_seen_by_the_next_poll(
+    watched, page, shared, settings, django_capture_on_commit_callbacks
+):
+    settings.CACHE_SHARED = shared
+    client, pulka = watched
+    poll, token = _polls(client, pulka)[page], _tokens(pulka)[page]
+    assert poll(token).status_code == 204
+    assert poll(token).status_code == 204
+
+    with django_capture_on_commit_callbacks(execute=True):
+        record(pulka, SIX_BY_BORIS)
+    response = poll(token)
+
+    assert response.status_code == 200
+    assert "Boris" in response.content.decode()
+    assert poll(_tokens(pulka)[page]).status_code == 204
+
+
+def test_a_new_table_is_seen_by_the_evening_and_club_polls(watched, settings):
+    settings.CACHE_SHARED = True
+    client, pulka = watched
+    polls, tokens = _polls(client, pulka), _tokens(pulka)
+    assert polls["evening"](tokens["evening"]).status_code == 204
+    assert polls["club"](tokens["club"]).status_code == 204
+
+    make_pulka(pulka.evening, names=("Ira", "Oleh", "Taras"))
+
+    assert polls["evening"](tokens["evening"]).status_code == 200
+    assert polls["club"](tokens["club"]).status_code == 200
+
+
+def test_a_local_cache_never_vouches_for_an_unchanged_pulka(watched, settings):
+    """Another app server's write never reaches this process's local-memory cache."""
+    settings.CACHE_SHARED = False
+    client, pulka = watched
+    old = str(pulka.version)
+    assert _live(client, pulka, old).status_code == 204
+    # As on another server: the deal is saved, this process's cache hears nothing of it.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(live, "_bump", lambda keys: None)
+        record(pulka, SIX_BY_BORIS)
+
+    assert _live(client, pulka, old).status_code == 200
+
+
+@pytest.mark.parametrize("persona", ["anonymous", "outsider"])
+@pytest.mark.parametrize("page", ["pulka", "evening", "club"])
+def test_a_cached_poll_of_a_private_club_is_still_404_for_strangers(
+    as_persona, client, pulka, player, persona, page, settings
+):
+    settings.CACHE_SHARED = True
+    client.force_login(player)
+    token = _tokens(pulka)[page]
+    assert _polls(client, pulka)[page](token).status_code == 204  # a member fills the cache
+    client.logout()
+
+    response = _polls(as_persona(persona), pulka)[page](token)
+
+    assert response.status_code == 404
+
+
+def test_a_club_made_private_stops_answering_strangers_at_once(client, watched, settings):
+    settings.CACHE_SHARED = True
+    client, pulka = watched
+    token = str(pulka.version)
+    assert _live(client, pulka, token).status_code == 204
+    club = pulka.evening.club
+
+    club.is_public = False
+    club.save()
+
+    assert _live(client, pulka, token).status_code == 404
+
+
+def test_a_failing_cache_falls_back_to_the_database(watched, settings, monkeypatch):
+    settings.CACHE_SHARED = True
+    client, pulka = watched
+
+    def down(*args, **kwargs):
+        raise ConnectionError("cache unreachable")
+
+    monkeypatch.setattr(live.cache, "get_many", down)
+    monkeypatch.setattr(live.cache, "set", down)
+
+    assert _live(client, pulka, str(pulka.version)).status_code == 204
+    record(pulka, SIX_BY_BORIS)
+    assert _live(client, pulka, str(pulka.version - 1)).status_code == 200

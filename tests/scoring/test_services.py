@@ -2,6 +2,7 @@
 
 import datetime
 import threading
+import uuid
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -171,30 +172,36 @@ def test_deleting_a_deal_that_later_deals_depend_on_is_refused(evening_a):
 @pytest.mark.skipif(
     connection.vendor != "postgresql", reason="row locks across threads need PostgreSQL"
 )
-def test_two_secretaries_at_the_same_moment_both_deals_are_kept():
+def test_two_secretaries_at_the_same_moment_with_one_form_record_one_deal():
+    """At one table two posts of deal 1 are the same deal: the second is told so."""
     club = make_club()
     pulka = make_pulka(make_evening(club))
     raspasy = {"kind": "raspasy", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
     barrier = threading.Barrier(2)
-    errors = []
+    outcomes = []
 
-    def post():
+    def post(key):
         try:
             barrier.wait()
-            services.deal_record(pulka=pulka, data=raspasy, entered_by=None)
-        except Exception as exc:  # noqa: BLE001 - collected for the assertion
-            errors.append(exc)
+            services.deal_record(
+                pulka=pulka, data=raspasy, entered_by=None, number=1, entry_key=key
+            )
+            outcomes.append("recorded")
+        except services.DealAlreadyRecorded:
+            outcomes.append("already")
+        except services.DealNumberTaken:
+            outcomes.append("taken")
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=post) for _ in range(2)]
+    threads = [threading.Thread(target=post, args=(uuid.uuid4(),)) for _ in range(2)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
 
-    assert errors == []
-    assert list(Deal.objects.filter(pulka=pulka).values_list("number", flat=True)) == [1, 2]
+    assert sorted(outcomes) == ["recorded", "taken"]
+    assert list(Deal.objects.filter(pulka=pulka).values_list("number", flat=True)) == [1]
 
 
 def test_club_rules_update_keeps_the_pool_target_in_its_column():
