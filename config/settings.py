@@ -92,7 +92,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "club.middleware.LoginRequiredMiddleware",
+    "club.middleware.TenantGateMiddleware",
     # Last, as django-axes asks: it turns a lockout flagged during the login into its page.
     "axes.middleware.AxesMiddleware",
 ]
