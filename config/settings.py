@@ -157,6 +157,9 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "club.login.lockout_response"
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "csrfmiddlewaretoken"]
 AXES_VERBOSE = False
+# The throttle needs only the failures; a row per successful login (address, browser) would
+# be personal data kept for nothing.
+AXES_DISABLE_ACCESS_LOG = True
 AXES_CLIENT_IP_CALLABLE = "club.login.client_address"  # BEHIND_PROXY: from X-Forwarded-For
 
 LOGIN_URL = "login"
