@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run demo test lint fmt messages makemessages test-sqlite test-postgres test-browser bench clean
+.PHONY: install run demo test lint fmt messages makemessages check-deploy test-sqlite test-postgres test-browser bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Pulka needs Python 3.11 or newer")'
@@ -21,10 +21,10 @@ install: $(STAMP)
 # The Ukrainian and Russian catalogs are compiled here; msgfmt comes from gettext.
 messages: install
 	@.ci/need-command msgfmt gettext
-	@$(PY) manage.py compilemessages --ignore=.venv --verbosity 0
+	@DEBUG=true $(PY) manage.py compilemessages --ignore=.venv --verbosity 0
 
 makemessages: install
-	$(PY) manage.py makemessages --locale uk --locale ru --ignore=.venv --ignore=bench --no-obsolete
+	DEBUG=true $(PY) manage.py makemessages --locale uk --locale ru --ignore=.venv --ignore=bench --no-obsolete
 
 run: messages
 	DEBUG=true $(PY) manage.py migrate --noinput
@@ -40,8 +40,16 @@ fmt: install
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
-test: lint messages test-sqlite test-postgres test-browser
+test: lint messages check-deploy test-sqlite test-postgres test-browser
 	@echo "make test: every check passed"
+
+# Django's deployment checks with production-like settings: DEBUG off, a long random key,
+# real host names. Any warning fails the run.
+check-deploy: install
+	@echo "== manage.py check --deploy"
+	DEBUG=false ALLOWED_HOSTS=pulka.example.org CSRF_TRUSTED_ORIGINS=https://pulka.example.org \
+	  SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+	  $(PY) manage.py check --deploy --fail-level WARNING
 
 test-sqlite: messages
 	@echo "== tests on SQLite"

@@ -39,6 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 os.environ["DATABASE_URL"] = "sqlite://:memory:"
 os.environ["DEBUG"] = "false"
+# With DEBUG off the settings refuse to start without a key; any key will do here.
+os.environ.setdefault("SECRET_KEY", "bench-" + "k" * 50)
 # WhiteNoise warns that STATIC_ROOT does not exist: collectstatic is not part of the bench.
 warnings.filterwarnings("ignore", "No directory at", UserWarning)
 

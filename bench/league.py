@@ -55,6 +55,8 @@ DATABASE_URL = os.environ.get("DATABASE_URL") or DEFAULT_URL
 os.environ["DATABASE_URL"] = DATABASE_URL
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 os.environ["DEBUG"] = "false"
+# With DEBUG off the settings refuse to start without a key; any key will do here.
+os.environ.setdefault("SECRET_KEY", "bench-" + "k" * 50)
 warnings.filterwarnings("ignore", "No directory at", UserWarning)
 
 import django  # noqa: E402

@@ -20,6 +20,18 @@ class LoginRequired(Exception):
     """An anonymous visitor asked for something that needs a role: send him to log in."""
 
 
+class ClubMoved(Exception):
+    """The URL names the club by an old short name: send the visitor to its current one.
+
+    club.middleware answers with the same URL under the new slug (301 for GET and HEAD,
+    308 for the other methods).
+    """
+
+    def __init__(self, slug: str) -> None:
+        super().__init__(slug)
+        self.slug = slug
+
+
 @dataclass(frozen=True)
 class ClubAccess:
     club: Club
@@ -57,8 +69,26 @@ def get_club_for_user(request: HttpRequest, slug: str, *, role: str | None = Non
     """
     club = Club.objects.filter(slug=slug).annotate(member_role=member_role(request.user)).first()
     if club is None:
+        moved_to(request, slug)
         raise Http404
     return club_access(request, club, club.member_role, role=role)
+
+
+def moved_to(request: HttpRequest, slug: str) -> None:
+    """Raise ClubMoved when `slug` is a club's old short name and the user may see that club.
+
+    Only a visitor who could read the club learns its new name: anyone else gets the same
+    404 as for a name no club ever had. The role the view needs is checked at the new URL.
+    """
+    club = (
+        Club.objects.filter(old_slugs__slug=slug)
+        .annotate(member_role=member_role(request.user))
+        .first()
+    )
+    if club is None:
+        return
+    club_access(request, club, club.member_role)
+    raise ClubMoved(club.slug)
 
 
 def club_access(

@@ -1,6 +1,10 @@
+from django import forms
 from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
-from club.models import Club, Membership, Player, RosterMerge
+from club import selectors, services
+from club.models import Club, ClubSlug, Membership, Player, RosterMerge
 
 
 class MembershipInline(admin.TabularInline):
@@ -9,13 +13,56 @@ class MembershipInline(admin.TabularInline):
     autocomplete_fields = ["user"]
 
 
+class ClubSlugInline(admin.TabularInline):
+    """The club's old links: they redirect to its current one; deleting one frees the name."""
+
+    model = ClubSlug
+    extra = 0
+    fields = ["slug", "created_at"]
+    readonly_fields = ["slug", "created_at"]
+    can_delete = True
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # old links come from renaming the club, never by hand
+
+
+class ClubAdminForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = ["name", "slug", "city", "is_public", "pool_target", "rules"]
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data["slug"]
+        club = self.instance if self.instance.pk else None
+        if club is not None and slug == club.slug:
+            return slug
+        if selectors.slug_is_taken(slug, exclude=club):
+            raise forms.ValidationError(
+                _(
+                    "Another club uses this short name in its links, now or as an old link "
+                    "that still leads to it."
+                )
+            )
+        return slug
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
+    form = ClubAdminForm
     list_display = ["name", "slug", "city", "is_public", "pool_target", "created_at"]
     list_filter = ["is_public"]
-    search_fields = ["name", "slug", "city"]
+    search_fields = ["name", "slug", "city", "old_slugs__slug"]
     prepopulated_fields = {"slug": ["name"]}
-    inlines = [MembershipInline]
+    inlines = [MembershipInline, ClubSlugInline]
+
+    def save_model(self, request: HttpRequest, obj: Club, form, change: bool) -> None:
+        """A new short name goes through club_set_slug, which keeps the old one redirecting."""
+        new_slug = obj.slug
+        if change and "slug" in form.changed_data:
+            obj.slug = form.initial["slug"]
+        super().save_model(request, obj, form, change)
+        if new_slug != obj.slug:
+            obj.slug = services.club_set_slug(club=obj, slug=new_slug).slug
 
 
 @admin.register(Membership)

@@ -1,11 +1,26 @@
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http.response import HttpResponseRedirectBase
+from django.urls import reverse
 
-from club.access import LoginRequired
+from club.access import ClubMoved, LoginRequired
 
 
-class LoginRequiredMiddleware:
-    """Turns the tenant gate's LoginRequired into a trip to the login page."""
+class HttpResponsePermanentRedirectSameMethod(HttpResponseRedirectBase):
+    """308: like 301, but the browser repeats the same method and body at the new URL."""
+
+    status_code = 308
+
+
+class TenantGateMiddleware:
+    """Turns the tenant gate's exceptions into responses.
+
+    LoginRequired: a trip to the login page (an HX-Redirect for htmx). ClubMoved: the same URL
+    under the club's current short name. GET and HEAD get a 301, which browsers and search
+    engines remember. Any other method gets a 308: a form opened before the rename and sent
+    after it (a deal typed at the table) is posted again at the new address, body and CSRF
+    token included, instead of being lost; htmx follows it the same way.
+    """
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -14,8 +29,13 @@ class LoginRequiredMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, LoginRequired):
-            return None
+        if isinstance(exception, LoginRequired):
+            return self._to_login(request)
+        if isinstance(exception, ClubMoved):
+            return self._to_new_slug(request, exception.slug)
+        return None
+
+    def _to_login(self, request: HttpRequest) -> HttpResponse:
         next_url = request.get_full_path()
         if getattr(request, "htmx", False):
             next_url = request.htmx.current_url_abs_path or next_url
@@ -24,3 +44,12 @@ class LoginRequiredMiddleware:
             htmx_response["HX-Redirect"] = response["Location"]
             return htmx_response
         return redirect_to_login(next_url)
+
+    def _to_new_slug(self, request: HttpRequest, slug: str) -> HttpResponse:
+        match = request.resolver_match
+        url = reverse(match.view_name, args=match.args, kwargs={**match.kwargs, "club_slug": slug})
+        if request.META.get("QUERY_STRING"):
+            url += "?" + request.META["QUERY_STRING"]
+        if request.method in ("GET", "HEAD"):
+            return HttpResponsePermanentRedirect(url)
+        return HttpResponsePermanentRedirectSameMethod(url)

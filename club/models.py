@@ -49,6 +49,28 @@ class Club(models.Model):
         return {**self.rules, "pool_target": self.pool_target}
 
 
+class ClubSlug(models.Model):
+    """A short name a club's links used before it was renamed (club.services.club_set_slug).
+
+    /c/<slug>/... answers with a permanent redirect to the club's current links (the tenant
+    gate, club.access). While it redirects, no other club can take it: links already printed
+    or sent keep leading to the club they were made for. Deleting the row (in the admin)
+    ends the redirect and frees the name.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="old_slugs")
+    slug = models.SlugField(_("old short name in links"), max_length=60, unique=True)
+    created_at = models.DateTimeField(_("renamed at"), default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("old link")
+        verbose_name_plural = _("old links")
+
+    def __str__(self) -> str:
+        return self.slug
+
+
 class Role(models.TextChoices):
     OWNER = "owner", _("owner")
     SECRETARY = "secretary", _("secretary")

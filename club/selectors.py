@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from club.models import Club, Membership, Player, RosterMerge
+from club.models import Club, ClubSlug, Membership, Player, RosterMerge
 
 
 def public_clubs() -> QuerySet[Club]:
@@ -42,5 +42,14 @@ def user_by_username(username: str) -> AbstractBaseUser | None:
     return get_user_model().objects.filter(username=username.strip()).first()
 
 
-def slug_is_taken(slug: str) -> bool:
-    return Club.objects.filter(slug=slug).exists()
+def slug_is_taken(slug: str, *, exclude: Club | None = None) -> bool:
+    """Whether a club's links use this short name, now or as an old link that redirects.
+
+    `exclude`: the club being renamed, which may take back one of its own old names.
+    """
+    clubs = Club.objects.filter(slug=slug)
+    old = ClubSlug.objects.filter(slug=slug)
+    if exclude is not None:
+        clubs = clubs.exclude(pk=exclude.pk)
+        old = old.exclude(club=exclude)
+    return clubs.exists() or old.exists()

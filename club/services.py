@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
 from club.errors import ServiceError
-from club.models import Club, Membership, Player, Role
+from club.models import Club, ClubSlug, Membership, Player, Role
 from club.names import InvalidName, name_key, normalise_name
 
 
@@ -40,6 +42,8 @@ def club_create(
     )
     if Club.objects.filter(slug=slug).exists():
         raise taken
+    if ClubSlug.objects.filter(slug=slug).exists():
+        raise _retired(slug)
     try:
         with transaction.atomic():
             club = Club.objects.create(name=name, slug=slug, city=city, is_public=is_public)
@@ -55,6 +59,53 @@ def club_results_bump(*, club_id: int) -> None:
     (so no savepoint of its own); an F() update, so that two tables finishing at once both
     count."""
     Club.objects.filter(pk=club_id).update(results_version=F("results_version") + 1)
+
+
+def _retired(slug: str) -> ClubError:
+    return ClubError(
+        _(
+            "The link /c/%(slug)s/ used to belong to another club and still leads there: "
+            "choose another short name."
+        )
+        % {"slug": slug},
+        field="slug",
+    )
+
+
+@transaction.atomic
+def club_set_slug(*, club: Club, slug: str) -> Club:
+    """Give the club a new short name in its links; the old one keeps leading to the club.
+
+    The old name is kept as a ClubSlug, which the tenant gate answers with a permanent
+    redirect. A club may take back one of its own old names; another club's current or old
+    name is refused (old links out in the world must keep leading where they did).
+    """
+    try:
+        validate_slug(slug)
+    except ValidationError as exc:
+        raise ClubError(
+            _("Use only Latin letters, digits, hyphens and underscores."), field="slug"
+        ) from exc
+    club = _lock_club(club)
+    if slug == club.slug:
+        return club
+    if Club.objects.filter(slug=slug).exclude(pk=club.pk).exists():
+        raise ClubError(
+            _("Another club already uses the link /c/%(slug)s/.") % {"slug": slug}, field="slug"
+        )
+    if ClubSlug.objects.filter(slug=slug).exclude(club=club).exists():
+        raise _retired(slug)
+    ClubSlug.objects.filter(club=club, slug=slug).delete()  # back to one of its old names
+    try:
+        with transaction.atomic():
+            ClubSlug.objects.create(club=club, slug=club.slug)
+            club.slug = slug
+            club.save(update_fields=["slug"])
+    except IntegrityError as exc:  # another club took the name a moment ago
+        raise ClubError(
+            _("Another club already uses the link /c/%(slug)s/.") % {"slug": slug}, field="slug"
+        ) from exc
+    return club
 
 
 @transaction.atomic

@@ -7,6 +7,7 @@ safe for production: DEBUG is off, cookies are secure and HTTPS is enforced unle
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -46,8 +47,17 @@ def envint(name: str, default: int) -> int:
 TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 
 DEBUG = envbool("DEBUG", False)
-# Without SECRET_KEY a development key is used; `check --deploy` flags it (security.W009).
-SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-pulka-development-key-only"
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not (DEBUG or TESTING):
+        # A silent fallback key would sign every session and password-reset link with a value
+        # that is public in this repository: refuse to start instead.
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Pulka refuses to start without it while DEBUG is off. "
+            "Make one with: python -c 'import secrets; print(secrets.token_urlsafe(50))' "
+            "and set it in the environment (or set DEBUG=true for local work)."
+        )
+    SECRET_KEY = "django-insecure-pulka-development-key-only"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
@@ -63,6 +73,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tables2",
     "template_partials",
+    "csp",
+    "axes",
     "club",
     "scoring",
     "competition",
@@ -70,6 +82,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -79,7 +92,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "club.middleware.LoginRequiredMiddleware",
+    "club.middleware.TenantGateMiddleware",
+    # Last, as django-axes asks: it turns a lockout flagged during the login into its page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -148,6 +163,29 @@ AUTH_PASSWORD_VALIDATORS = [
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+# Login throttling (django-axes): ten wrong passwords in a row for one username from one
+# address lock that pair out for the cool-off; the eleventh attempt is refused even with the
+# right password, on the login page itself (club.login.lockout_response). django-allauth's
+# rate limits replace this when accounts land.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True  # "in a row": a good login forgets the failures before it
+# A retry during the lockout does not restart the clock: the cool-off is counted from the
+# last counted failure, so a secretary who waits the 15 minutes gets in.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "club.login.lockout_response"
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "csrfmiddlewaretoken"]
+AXES_VERBOSE = False
+# The throttle needs only the failures; a row per successful login (address, browser) would
+# be personal data kept for nothing.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_CLIENT_IP_CALLABLE = "club.login.client_address"  # BEHIND_PROXY: from X-Forwarded-For
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -183,18 +221,62 @@ CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", SECURE)
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 31536000 if SECURE else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE)
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", SECURE)
+# Load balancers probe /healthz over plain HTTP on the app servers' own port.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if envbool("BEHIND_PROXY", False):
+BEHIND_PROXY = envbool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     USE_X_FORWARDED_HOST = True
 
+# Content-Security-Policy (django-csp): everything from our own origin, no inline script or
+# style anywhere (htmx is told not to eval and not to inject its indicator style, see
+# base.html), never framed. `data:` images are not used, so they are not allowed either.
+SELF = "'self'"
+NONE = "'none'"
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+        "base-uri": [SELF],
+    },
+}
+
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
+# Everything goes to stderr; a request's errors say its path and the user's id (never the
+# body or a password: config.log.RequestContextFilter reads only those two).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_context": {"()": "config.log.RequestContextFilter"}},
+    "formatters": {
+        "plain": {
+            "format": "%(asctime)s %(levelname)s %(name)s path=%(path)s user=%(user_id)s "
+            "%(message)s",
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request_context"],
+            "formatter": "plain",
+        },
+    },
+    "loggers": {
+        # On the logger too, so that every handler (pytest's caplog among them) sees the
+        # request's path and user on django.request's records.
+        "django.request": {"filters": ["request_context"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

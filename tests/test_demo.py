@@ -2,6 +2,7 @@ import random
 
 import pytest
 from django.contrib.auth import authenticate, get_user_model
+from django.test import RequestFactory
 
 from club.models import Club, Membership, Player, Role
 from competition.demo import CLUB_SLUG, DEMO_PASSWORD, PLAYER_NAME, load_demo, random_deal
@@ -52,7 +53,9 @@ def test_every_login_works_and_has_its_role():
     assert {username for username, _, _ in logins} == {"admin", "owner", "secretary", "player"}
     for username, password, _ in logins:
         assert password == DEMO_PASSWORD
-        assert authenticate(username=username, password=password) is not None
+        # A request, as at the login page: the login throttle (django-axes) needs one.
+        request = RequestFactory().post("/accounts/login/")
+        assert authenticate(request, username=username, password=password) is not None
     roles = dict(Membership.objects.filter(club=club).values_list("user__username", "role"))
     assert roles == {"owner": Role.OWNER, "secretary": Role.SECRETARY, "player": Role.PLAYER}
     assert Player.objects.get(club=club, user__username="player").name == PLAYER_NAME

@@ -65,18 +65,3 @@ def test_check_deploy_is_clean_with_production_settings(tmp_path):
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
-
-
-def test_check_deploy_flags_the_development_key(tmp_path):
-    env = {**os.environ, "DEBUG": "false", "ALLOWED_HOSTS": "pulka.example.org"}
-    env.pop("SECRET_KEY", None)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-
-    assert result.returncode != 0
-    assert "security.W009" in result.stdout + result.stderr

@@ -345,7 +345,7 @@ def test_places_are_counted_with_their_share(as_persona, evening):
     assert row_cells(places, 'data-place="2"')[:3] == ["2nd", "1", "25%"]
     assert row_cells(places, 'data-place="3"')[:3] == ["3rd", "0", "0%"]
     assert row_cells(places, 'data-place="4"')[:3] == ["4th", "1", "25%"]
-    assert 'style="width: 50.0%"' in places
+    assert '<rect class="place-1" width="50.0" height="1"/>' in places
 
 
 @pytest.mark.django_db
