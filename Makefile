@@ -72,8 +72,9 @@ test-browser: messages
 bench: install
 	$(PY) bench/engine.py
 	$(PY) bench/entry.py
-	@if url=$$(.ci/postgres-url); then $(PY) bench/league.py; \
-	else echo "SKIPPED: bench/league.py needs PostgreSQL"; fi
+	@if url=$$(.ci/postgres-url); then $(PY) bench/league.py && \
+	  TEST_DATABASE_URL="$$url" $(PY) bench/load.py; \
+	else echo "SKIPPED: bench/league.py and bench/load.py need PostgreSQL"; fi
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

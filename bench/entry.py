@@ -29,7 +29,6 @@ import random
 import statistics
 import sys
 import time
-import uuid
 import warnings
 from contextlib import nullcontext
 from pathlib import Path
@@ -58,6 +57,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
 from django.urls import include, path, reverse  # noqa: E402
 
+from bench.entryform import form_data  # noqa: E402
 from club.models import Club, Membership, Player, Role  # noqa: E402
 from competition.demo import next_valid_deal  # noqa: E402
 from scoring import engine, selectors, services  # noqa: E402
@@ -102,32 +102,6 @@ urlpatterns = [
 
 def ms(seconds: float) -> float:
     return seconds * 1e3
-
-
-def form_data(data: dict, names: list[str], rotation_dealer: int, number: int) -> dict[str, str]:
-    """The DealForm POST for a pulka/1 deal, as the browser sends it (the dealer not changed):
-    the form of deal `number`, with a one-time key of its own, as the page renders it."""
-    seat = {name: i for i, name in enumerate(names)}
-    post = {
-        "kind": data["kind"],
-        "dealer": str(rotation_dealer),
-        "rotation_dealer": str(rotation_dealer),
-        "number": str(number),
-        "entry_key": str(uuid.uuid4()),
-    }
-    if data["kind"] != engine.RASPASY:
-        post["declarer"] = str(seat[data["declarer"]])
-    if data["kind"] == engine.GAME:
-        level = engine.contract_level(data["contract"])
-        post["level"] = str(level)
-        post["suit"] = data["contract"][len(str(level)) :]
-        for name, call in data["calls"].items():
-            post[f"call_{seat[name]}"] = call
-        post["quick_tricks"] = "0"
-        post["talon"] = " ".join(data.get("talon") or ())
-    for name, tricks in (data.get("tricks") or {}).items():
-        post[f"tricks_{seat[name]}"] = str(tricks)
-    return post
 
 
 def setup() -> tuple[Client, Evening, list[Player]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -696,4 +697,130 @@ def pulka_import(
     if changed:
         pulka.save(update_fields=changed)
         result_cache_rebuild(pulka, names, sheet)
+    return pulka
+
+
+# Restore (a club's backup, competition.backup): a pulka as it was, with its history
+
+
+@dataclass(frozen=True)
+class RestoredDeal:
+    """Who entered and last changed a deal, and when (its number is its place in the file)."""
+
+    version: int
+    entered_by: AbstractBaseUser | None
+    entered_at: datetime.datetime
+    changed_by: AbstractBaseUser | None
+    changed_at: datetime.datetime
+
+
+@dataclass(frozen=True)
+class RestoredRevision:
+    """A line of a deal's history; `deal` is the number of the deal it belongs to now (None:
+    the deal was deleted since)."""
+
+    number: int
+    deal: int | None
+    action: str
+    before: dict | None
+    after: dict | None
+    user: AbstractBaseUser | None
+    at: datetime.datetime
+
+
+@dataclass(frozen=True)
+class RestoredStatus:
+    status: str
+    user: AbstractBaseUser | None
+    at: datetime.datetime
+
+
+@transaction.atomic
+def pulka_restore(
+    *,
+    evening: Evening,
+    document: dict[str, Any],
+    table: int,
+    status: str,
+    created_by: AbstractBaseUser | None,
+    created_at: datetime.datetime,
+    finished_at: datetime.datetime | None,
+    deals: Sequence[RestoredDeal],
+    revisions: Sequence[RestoredRevision],
+    status_changes: Sequence[RestoredStatus],
+) -> Pulka:
+    """Store a pulka/1 document as table `table` of the evening, as it stood in a backup:
+    its status, who entered and changed each deal, its history. The engine checks every
+    deal first; the result caches are rebuilt here (the ratings are the caller's: it re-rates
+    the club once, after its last pulka). All or nothing.
+    """
+    parsed, sheet = _validated_document(document)
+    if status not in PulkaStatus.values:
+        raise ScoringError(_("Unknown status of a pulka: %(status)s.") % {"status": status})
+    if sheet.closed and status == PulkaStatus.RUNNING:
+        raise ScoringError(_("Every pool of this pulka is closed: it cannot be running."))
+    if Pulka.objects.filter(evening=evening, table=table).exists() or table < 1:
+        raise ScoringError(_("Table %(table)s cannot be added to this evening.") % {"table": table})
+    if len(deals) != len(parsed.deals):
+        raise ScoringError(_("Each deal needs one line saying who entered it."))
+    for line in revisions:
+        if line.action not in RevisionAction.values or not (
+            line.deal is None or 1 <= line.deal <= len(deals)
+        ):
+            raise ScoringError(
+                _("A line of the history of deal %(number)s is not understood.")
+                % {"number": line.number}
+            )
+    if any(line.status not in PulkaStatus.values for line in status_changes):
+        raise ScoringError(_("A line of the pulka's history is not understood."))
+    players = _roster_players(evening, parsed.players)
+    names = list(parsed.players)
+    pulka = Pulka.objects.create(
+        evening=evening,
+        table=table,
+        rules=engine.rules_to_dict(parsed.rules),
+        first_dealer=names.index(parsed.first_dealer),
+        status=status,
+        created_by=_user(created_by),
+        created_at=created_at,
+        finished_at=None if status == PulkaStatus.RUNNING else finished_at or timezone.now(),
+    )
+    Seat.objects.bulk_create(
+        Seat(pulka=pulka, position=i, player=player) for i, player in enumerate(players)
+    )
+    seats = {name: i for i, name in enumerate(names)}
+    rows = []
+    for number, (parsed_deal, stamp) in enumerate(zip(parsed.deals, deals, strict=True), 1):
+        deal = Deal(
+            pulka=pulka,
+            number=number,
+            version=max(1, stamp.version),
+            entered_by=_user(stamp.entered_by),
+            entered_at=stamp.entered_at,
+            changed_by=_user(stamp.changed_by),
+            changed_at=stamp.changed_at,
+        )
+        deal.set_from_pulka_dict(engine.deal_to_dict(parsed_deal), seats)
+        rows.append(deal)
+    Deal.objects.bulk_create(rows)
+    # Read the rows back: not every database returns the new primary keys from a bulk insert.
+    stored = {deal.number: deal for deal in Deal.objects.filter(pulka=pulka)}
+    DealRevision.objects.bulk_create(
+        DealRevision(
+            pulka=pulka,
+            deal=None if line.deal is None else stored[line.deal],
+            number=line.number,
+            action=line.action,
+            before=line.before,
+            after=line.after,
+            user=_user(line.user),
+            at=line.at,
+        )
+        for line in revisions
+    )
+    StatusChange.objects.bulk_create(
+        StatusChange(pulka=pulka, status=line.status, user=_user(line.user), at=line.at)
+        for line in status_changes
+    )
+    result_cache_rebuild(pulka, names, sheet, announce=False)
     return pulka

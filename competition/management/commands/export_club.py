@@ -1,0 +1,40 @@
+"""Write everything of one club as a pulka-club/1 JSON file (competition.backup)."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
+
+from club.models import Club
+from competition import backup
+
+
+class Command(BaseCommand):
+    help = (
+        "Export the club SLUG as one pulka-club/1 JSON file: the club and its conventions, "
+        "members, roster, evenings, pulkas with their history, and leagues. "
+        "import_club restores it, on this site or another."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug", help="the club's short name in links (/c/SLUG/)")
+        parser.add_argument("--output", "-o", help="write to this file instead of stdout")
+
+    def handle(self, *args, slug: str, output: str | None, **options) -> None:
+        club = Club.objects.filter(slug=slug).first()
+        if club is None:
+            raise CommandError(_("There is no club %(slug)s.") % {"slug": slug})
+        text = json.dumps(backup.club_document(club), indent=1, ensure_ascii=False)
+        if output is None:
+            self.stdout.write(text)
+            return
+        try:
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+        except OSError as exc:
+            raise CommandError(
+                _("Cannot write %(file)s: %(problem)s")
+                % {"file": output, "problem": exc.strerror or exc}
+            ) from exc
