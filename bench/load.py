@@ -144,7 +144,7 @@ def fill(spectators: int) -> dict:
 
     from club import services as club_services
     from club.models import Role
-    from competition import league
+    from competition import services as competition_services
     from competition.models import CountingRule
     from scoring import services
 
@@ -190,7 +190,7 @@ def fill(spectators: int) -> dict:
             }
         )
     today = timezone.localdate()
-    board = league.league_create(
+    board = competition_services.league_create(
         club=club,
         name="Load season",
         start=today - datetime.timedelta(days=30),

@@ -31,8 +31,8 @@ from django.utils.translation import gettext as _
 from club import services as club_services
 from club.errors import ServiceError
 from club.models import Club, Membership, Player, Role
-from competition import league as leagues
 from competition import ratings
+from competition import services as leagues
 from competition.models import League
 from scoring import engine, exchange
 from scoring import services as scoring_services

@@ -6,7 +6,6 @@ import io
 import json
 
 import pytest
-from competition.league import league_ranking
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
@@ -14,6 +13,7 @@ from club.models import Club, Membership, Player, Role
 from competition import backup, profile, ratings
 from competition.demo import CLUB_SLUG, load_demo
 from competition.models import League
+from competition.selectors import league_ranking
 from scoring import engine, selectors, services
 from scoring.models import Deal, DealRevision, Evening, Pulka, PulkaStatus, StatusChange
 from tests.conftest import make_club, make_evening, make_member, make_pulka, make_user
@@ -40,7 +40,7 @@ def figures(club: Club) -> dict:
     return {
         "club page": {
             "running": [
-                (t.pulka.evening.date, t.pulka.table, t.names, _sheet(t.sheet))
+                (t.pulka.evening.date, t.pulka.table, t.names, t.rows)
                 for t in selectors.running_tables_for_club(club)
             ],
             "evenings": [(e.date, e.venue, e.notes, e.table_count) for e in evenings],
@@ -48,7 +48,7 @@ def figures(club: Club) -> dict:
         },
         "evening pages": [
             [
-                (t.pulka.table, t.pulka.status, t.names, _sheet(t.sheet))
+                (t.pulka.table, t.pulka.status, t.names, t.rows)
                 for t in selectors.evening_tables(evening)
             ]
             for evening in evenings
