@@ -18,6 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
+from club.params import int_param
 from club.rendering import render_page, wants_fragment
 from scoring import engine, selectors, services
 from scoring.access import get_pulka_for_user
@@ -26,6 +27,8 @@ from scoring.forms import DealForm, PulkaCreateForm, RulesForm, deal_initial
 from scoring.models import Deal, Pulka, PulkaStatus
 
 PAGE = "scoring/pulka_detail.html"
+# The largest number a deal's number or version column holds (PositiveIntegerField).
+DEAL_NUMBER_MAX = 2_147_483_647
 
 
 def _urls(pulka: Pulka) -> dict[str, str]:
@@ -303,9 +306,9 @@ def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int
     deal = _deal_for(pulka, deals, number)
     error = None
     if request.method == "POST":
-        try:
-            version = int(request.POST.get("version", ""))
-        except ValueError:
+        # No usable version: no deal has it, so the service refuses it as stale.
+        version = int_param(request.POST.get("version"), low=0, high=DEAL_NUMBER_MAX)
+        if version is None:
             version = -1
         try:
             services.deal_delete(
@@ -325,8 +328,9 @@ def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int
 @require_GET
 def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
-    number = request.GET.get("deal", "")
-    revisions = selectors.pulka_history(pulka, int(number) if number.isdigit() else None)
+    # A deal number that no deal can have shows the whole history.
+    number = int_param(request.GET.get("deal"), low=1, high=DEAL_NUMBER_MAX)
+    revisions = selectors.pulka_history(pulka, number)
     context = {
         "club": access.club,
         "access": access,
@@ -334,7 +338,7 @@ def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRe
         "evening": pulka.evening,
         "names": pulka.names,
         "revisions": revisions,
-        "number": int(number) if number.isdigit() else None,
+        "number": number,
     }
     return render_page(request, "scoring/pulka_history.html", context, fragment="revisions")
 

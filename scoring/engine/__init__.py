@@ -59,8 +59,18 @@ from .jsonio import (
     score_pulka,
     sheet_to_dict,
 )
-from .rules import OBLIGATION, QUOTA, VALUE, Rules, rules_from_dict, rules_to_dict
-from .settlement import pair_nets
+from .rules import (
+    OBLIGATION,
+    POOL_TARGET_MAX,
+    QUOTA,
+    RASPASY_STEP_MAX,
+    RASPASY_STEPS_MAX,
+    VALUE,
+    Rules,
+    rules_from_dict,
+    rules_to_dict,
+)
+from .settlement import pair_nets, result_bound
 from .sheet import DealSnapshot, Sheet
 from .words import (
     ACE,
@@ -108,7 +118,10 @@ from .words import (
 __all__ = [
     "MESSAGES",
     "OBLIGATION",
+    "POOL_TARGET_MAX",
     "QUOTA",
+    "RASPASY_STEPS_MAX",
+    "RASPASY_STEP_MAX",
     "VALUE",
     "ACE",
     "CALLS",
@@ -171,6 +184,7 @@ __all__ = [
     "parse_pulka",
     "pulka_to_dict",
     "quick_tricks_of_talon",
+    "result_bound",
     "rules_from_dict",
     "rules_to_dict",
     "score_pulka",
