@@ -20,6 +20,8 @@ from django.utils.translation import gettext_lazy as _
 MAX_DIGITS = 18
 _UNSIGNED = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
 _SIGNED = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
+#: The highest page number a list reads from ?page= (past the last page: the last page).
+PAGE_MAX = 1_000_000
 
 
 def parse_int(value: object, *, signed: bool = False) -> int | None:
@@ -82,3 +84,17 @@ class IntegerField(forms.IntegerField):
         if number is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return number
+
+
+class ModelChoiceField(forms.ModelChoiceField):
+    """Django's ModelChoiceField for integer keys, reading the key as :func:`parse_int` does
+    (the database would read "٣" as 3 and choose that row)."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if parse_int(str(value)) is None:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            )
+        return super().to_python(value)

@@ -21,16 +21,14 @@ from django_tables2 import RequestConfig
 
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
-from club.params import int_param
+from club.params import PAGE_MAX, int_param
 from club.rendering import render_page
 from competition import league as leagues
 from competition.models import League
 from competition.tables import PER_PAGE, StandingTable
 
-# The most rows a page shows when the link asks (?per_page=); any page number is read up to
-# PAGE_MAX (past the last page: the last page).
+# The most rows a page shows when the link asks (?per_page=).
 PER_PAGE_MAX = 200
-PAGE_MAX = 1_000_000
 
 EXPORTS = {
     "csv": "text/csv; charset=utf-8",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from club.params import IntegerField, int_param, parse_int
+from club.params import IntegerField, ModelChoiceField, int_param, parse_int
 from scoring import engine
 from scoring.formatting import SUIT_SYMBOLS
 from scoring.messages import KIND_WORDS, problem_text
@@ -191,7 +191,7 @@ class PulkaCreateForm(forms.Form):
         self.club = club
         players = club.players.filter(is_active=True).order_by("name")
         for i in range(self.SEATS):
-            self.fields[f"seat_{i}"] = forms.ModelChoiceField(
+            self.fields[f"seat_{i}"] = ModelChoiceField(
                 label=_("Seat %(n)s") % {"n": i + 1},
                 queryset=players,
                 required=i < 3,
