@@ -1,6 +1,7 @@
 """Input a user can send never crashes the server: each case was once a 500."""
 
 import io
+import json
 
 import pytest
 
@@ -114,3 +115,39 @@ def test_conventions_a_club_could_not_mean_are_refused(secretary_client, club_a,
     assert response.status_code == 200
     pulka.refresh_from_db()
     assert pulka.rules["raspasy_progression"] == []
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ({"raspasy_progression": [10**7]}, "a raspasy cost can be at most 100"),
+        ({"pool_target": 10**7}, "the pool target can be at most 1000"),
+    ],
+)
+def test_an_import_with_conventions_past_the_bounds_is_refused(
+    secretary_client, club_a, rules, message
+):
+    evening = make_evening(club_a)
+    document = {"format": "pulka/1", "players": ["A", "B", "C"], "rules": rules, "deals": []}
+    upload = io.BytesIO(json.dumps(document).encode())
+    upload.name = "steep.json"
+
+    response = secretary_client.post(f"/c/{club_a.slug}/s/{evening.pk}/import/", {"file": upload})
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not evening.pulkas.exists()
+
+
+def test_a_pulka_target_past_the_bound_is_refused_on_the_field(secretary_client, club_a):
+    pulka = make_pulka(make_evening(club_a))
+
+    response = secretary_client.post(
+        pulka.get_absolute_url() + "rules/",
+        {"rules-pool_target": "1001", "rules-raspasy_progression": ",".join(["1"] * 11)},
+    )
+
+    text = response.content.decode()
+    assert "less than or equal to 1000" in text
+    pulka.refresh_from_db()
+    assert pulka.rules["pool_target"] == 10

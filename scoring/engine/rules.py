@@ -14,8 +14,8 @@ Bounds. §14 allows "any positive integer" as the pool target and leaves the ras
 progression open; the engine bounds both to what a club could mean, so that no agreed
 convention makes a result too large to keep (scoring.models.PulkaResultCache):
 
-- ``pool_target`` (T): 1 to :data:`POOL_TARGET_MAX` (1,000). Clubs play to 10–50; a pulka to
-  1,000 already needs some 400 no-play tens.
+- ``pool_target`` (T): 1 to :data:`POOL_TARGET_MAX` (1,000). Clubs play to 10–50; three
+  players closing pools of 1,000 need 300 no-play tens at the very least.
 - ``raspasy_progression``: at most :data:`RASPASY_STEPS_MAX` (10) steps, each 1 to
   :data:`RASPASY_STEP_MAX` (100). The ladders in use are [1, 2, 3], [1, 2, 4] and doublings;
   a doubling ladder of seven steps ends at 64.
