@@ -78,11 +78,18 @@ def url_params() -> dict[str, list[str]]:
 # --- what a user can send ---------------------------------------------------------------------
 
 NASTY = [
-    "",
-    " ",
-    "0",
-    "1",
+    # The numbers that once crashed come first: hypothesis tries the first ones most.
+    "²",
+    "9" * 4301,
     "-1",
+    "٣",
+    "",
+    "0",
+    "9" * 30,
+    "\x00",
+    "x" * 10_000,
+    " ",
+    "1",
     "+1",
     " 1 ",
     "1_0",
@@ -90,17 +97,11 @@ NASTY = [
     "1e5",
     "0x10",
     "NaN",
-    "²",
-    "٣",
     "１",
-    "9" * 30,
     "-" + "9" * 30,
-    "9" * 4301,
     "2147483648",
     "32768",
-    "\x00",
     "a\x00b",
-    "x" * 10_000,
     "null",
     "true",
     "[]",
@@ -125,7 +126,7 @@ junk = st.one_of(
 
 def spoiled(good: str | None) -> st.SearchStrategy:
     """A field's value: as it should be, or junk, or sent two or three times."""
-    values = [junk, st.lists(junk, min_size=2, max_size=3)]
+    values = [st.sampled_from(NASTY), junk, st.lists(junk, min_size=2, max_size=3)]
     if good is not None:
         values = [st.just(good), st.just(good), *values, st.lists(st.just(good), min_size=2)]
     return st.one_of(*values)
@@ -392,3 +393,36 @@ def _upload(data, world: World) -> tuple[str, bytes]:
         key = data.draw(st.sampled_from([*target, "extra"]))
         target[key] = data.draw(json_values)
     return "pulka.json", json.dumps(document).encode()
+
+
+# Hypothesis may not draw these in a few examples: every view gets each of them in every
+# field at once, whatever FUZZ_EXAMPLES says.
+ONCE_CRASHED = ("²", "9" * 4301, "-1")
+
+
+@pytest.mark.parametrize("value", ONCE_CRASHED, ids=["superscript", "4301 digits", "minus one"])
+def test_the_numbers_that_once_crashed_are_refused_in_every_field_of_every_view(
+    client, world, value
+):
+    for name, spec in SPECS.items():
+        kwargs = {**world.kwargs, "fmt": spec.fmt[0] if spec.fmt else "csv"}
+        route = reverse(name, kwargs={k: kwargs[k] for k in url_params()[name]})
+        good = getattr(world, spec.post) if isinstance(spec.post, str) else spec.post or {}
+        requests = []
+        if spec.get or spec.post is None:
+            requests.append(("GET", dict.fromkeys(spec.get, value), None))
+        if spec.post is not None:
+            upload = ("big.json", b'{"rules": {"pool_target": %s}}' % value.encode())
+            fields = dict.fromkeys([*good, *spec.extra], value)
+            requests.append(("POST", fields, upload if spec.file else None))
+        for method, fields, upload in requests:
+            for htmx in (False, True):
+                before = database_state()
+
+                response = send(
+                    client, method, route, fields, htmx=htmx, body="form", upload=upload
+                )
+
+                assert response.status_code < 500, (name, method, htmx)
+                if method == "GET" or (response.status_code != 302 and not htmx):
+                    assert database_state() == before, (name, method, htmx)
