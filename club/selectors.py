@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
-from club.models import Club, ClubSlug, Membership, Player, RosterMerge
+from club.models import Club, ClubSlug, Membership, Player, Role, RosterMerge
 
 
 def public_clubs() -> QuerySet[Club]:
@@ -53,3 +57,35 @@ def slug_is_taken(slug: str, *, exclude: Club | None = None) -> bool:
         clubs = clubs.exclude(pk=exclude.pk)
         old = old.exclude(club=exclude)
     return clubs.exists() or old.exists()
+
+
+# How an account with neither a roster name nor a full name is named: by its role.
+ROLE_WORDS: dict[str | None, Promise] = {
+    Role.OWNER: _("an owner"),
+    Role.SECRETARY: _("a secretary"),
+    Role.PLAYER: _("a player"),
+    None: _("someone"),  # no longer a member, or staff acting from the admin
+}
+
+
+def display_names(club: Club, user_ids: Iterable[int | None]) -> dict[int, str]:
+    """How the club's pages name the accounts that entered or changed something: the name of
+    the club's roster player linked to the account, else the user's full name, else his role
+    in the club ("a secretary"). Never the login name, which is half of a password.
+
+    For members' eyes only: a visitor of a public club sees nobody's name (the views ask).
+    Three small queries, whatever the number of accounts.
+    """
+    ids = {pk for pk in user_ids if pk is not None}
+    if not ids:
+        return {}
+    # An account is linked to at most one player of a club (club.services.player_update).
+    roster = dict(Player.objects.filter(club=club, user_id__in=ids).values_list("user", "name"))
+    roles = dict(Membership.objects.filter(club=club, user_id__in=ids).values_list("user", "role"))
+    names = {}
+    for pk, first, last in (
+        get_user_model().objects.filter(pk__in=ids).values_list("pk", "first_name", "last_name")
+    ):
+        full = f"{first} {last}".strip()
+        names[pk] = roster.get(pk) or full or str(ROLE_WORDS[roles.get(pk)])
+    return names

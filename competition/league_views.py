@@ -21,11 +21,15 @@ from django_tables2 import RequestConfig
 from club.access import ClubAccess, get_club_for_user
 from club.exports import safe_dataset
 from club.models import Role
+from club.params import PAGE_MAX, int_param
 from club.rendering import render_page
 from competition import selectors, services
 from competition.forms import LeagueForm
 from competition.models import League
 from competition.tables import PER_PAGE, StandingTable
+
+# The most rows a page shows when the link asks (?per_page=).
+PER_PAGE_MAX = 200
 
 EXPORTS = {
     "csv": "text/csv; charset=utf-8",
@@ -51,11 +55,24 @@ def _tables(
     """The ranked and the unranked table (None: nobody is below the minimum), sorted as the
     request asks; paginated for the page."""
     ranked, unranked = StandingTable.pair(ranking, league=league, export=export)
-    config = RequestConfig(request, paginate=False if export else {"per_page": PER_PAGE})
+    # django-tables2 reads the sort; the page and its size are read here, by the one parser
+    # of numbers (its own int() let "-1" through to an empty paginator).
+    config = RequestConfig(request, paginate=False)
     for table in (ranked, unranked):
         if table is not None:
             config.configure(table)
+            if not export:
+                _paginate(request, table)
     return ranked, unranked
+
+
+def _paginate(request: HttpRequest, table: StandingTable) -> None:
+    """The page the request asks for; a page or size it cannot have is the default."""
+    get = request.GET.get
+    per_page = int_param(get(table.prefixed_per_page_field), low=1, high=PER_PAGE_MAX)
+    page = int_param(get(table.prefixed_page_field), low=1, high=PAGE_MAX)
+    table.paginate(per_page=per_page or PER_PAGE)
+    table.page = table.paginator.get_page(page or 1)  # past the end: the last page
 
 
 class RankingTables:

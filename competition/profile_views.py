@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club.access import get_club_for_user
 from club.models import Role
+from club.params import PAGE_MAX, IntegerField, int_param
 from club.rendering import render_page, wants_fragment
 from competition import profile
 
@@ -23,9 +24,8 @@ def player_detail(request: HttpRequest, club_slug: str, player_id: int) -> HttpR
     access = get_club_for_user(request, club_slug)
     club = access.club
     player = profile.player_for_club(club, player_id)
-    pulkas = Paginator(profile.player_pulkas(club, player), PULKAS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = int_param(request.GET.get("page"), low=1, high=PAGE_MAX)
+    pulkas = Paginator(profile.player_pulkas(club, player), PULKAS_PER_PAGE).get_page(page)
     context = {
         "club": club,
         "access": access,
@@ -47,7 +47,7 @@ def player_detail(request: HttpRequest, club_slug: str, player_id: int) -> HttpR
 class MarginForm(forms.Form):
     """The margin calculator of the ratings page: net whists won from each opponent."""
 
-    whists = forms.IntegerField(
+    whists = IntegerField(
         label=_("Whists won from each opponent"),
         min_value=-5000,
         max_value=5000,

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from club import selectors as club_selectors
 from club.access import get_club_for_user
 from club.models import Role
+from club.params import PAGE_MAX, int_param
 from club.rendering import club_context, redirect_after_form, render_page, wants_fragment
 from scoring import live, selectors, services
 from scoring.access import poll_unchanged
@@ -34,9 +35,8 @@ def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The club's home: its running tables, its evenings (paged with htmx) and the roster."""
     access = get_club_for_user(request, club_slug)
     club = access.club
-    evenings = Paginator(selectors.evenings_for_club(club), EVENINGS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = int_param(request.GET.get("page"), low=1, high=PAGE_MAX)
+    evenings = Paginator(selectors.evenings_for_club(club), EVENINGS_PER_PAGE).get_page(page)
     context = club_context(access, evenings=evenings)
     if not wants_fragment(request):
         context["live_token"] = selectors.club_live_token(club)

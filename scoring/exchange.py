@@ -14,11 +14,28 @@ from typing import IO, Any
 
 from django.utils.translation import gettext as _
 
+from club.params import MAX_DIGITS
 from scoring import engine, selectors
 from scoring.models import Deal, Pulka
 from scoring.services import ScoringError
 
 MAX_UPLOAD_BYTES = 1_048_576
+
+
+class _NumberTooLong(ValueError):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _json_int(text: str) -> int:
+    """An integer of the file. JSON's grammar already allows only ASCII digits and a minus;
+    the length is checked before int(), which refuses more than 4,300 digits with a bare
+    ValueError (and takes long to read fewer). Every number of a pulka has a few digits."""
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _NumberTooLong(digits)
+    return int(text)
 
 
 def pulka_document(pulka: Pulka) -> dict[str, Any]:
@@ -62,7 +79,12 @@ def read_upload(file: IO[bytes]) -> dict[str, Any]:
             % {"position": exc.start + 1}
         ) from exc
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_int=_json_int)
+    except _NumberTooLong as exc:
+        raise ScoringError(
+            _("This file holds a number of %(digits)s digits: no pulka has one so long.")
+            % {"digits": exc.digits}
+        ) from exc
     except json.JSONDecodeError as exc:
         raise ScoringError(
             _("This file is not JSON: %(problem)s at line %(line)s, column %(column)s.")

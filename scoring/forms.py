@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from club.params import IntegerField, ModelChoiceField, int_param, parse_int
 from scoring import engine
 from scoring.formatting import SUIT_SYMBOLS
 from scoring.messages import KIND_WORDS, problem_text
@@ -82,10 +83,22 @@ def _flag(label: str, help_text: str = "") -> forms.BooleanField:
     return forms.BooleanField(label=label, help_text=help_text, required=False)
 
 
+# The field an engine problem with the conventions is about, when the code says it.
+RULES_PROBLEM_FIELDS = {
+    "rules_pool_target": "pool_target",
+    "rules_pool_target_max": "pool_target",
+    "rules_raspasy_progression": "raspasy_progression",
+    "rules_raspasy_step_max": "raspasy_progression",
+    "rules_raspasy_steps_max": "raspasy_progression",
+}
+
+
 class RulesForm(forms.Form):
     """Every option of the rule book (§14), shown with the current values and adjustable."""
 
-    pool_target = forms.IntegerField(label=_("Pool target"), min_value=1, max_value=1000)
+    pool_target = IntegerField(
+        label=_("Pool target"), min_value=1, max_value=engine.POOL_TARGET_MAX
+    )
     consolation = _choice("consolation", _("Consolation when the declarer is set"))
     lone_whister = _choice("lone_whister", _("Lone whister"))
     whist_penalty = _choice("whist_penalty", _("Whister set"))
@@ -127,13 +140,11 @@ class RulesForm(forms.Form):
         return initial
 
     def clean_raspasy_progression(self) -> list[int]:
+        """The steps as numbers; how many and how large they may be is the engine's word."""
         raw = self.cleaned_data.get("raspasy_progression") or ""
         parts = [p for p in raw.replace(";", ",").replace(" ", ",").split(",") if p]
-        try:
-            steps = [int(p) for p in parts]
-        except ValueError:
-            steps = None
-        if steps is None or any(s <= 0 for s in steps) or len(steps) > 10:
+        steps = [parse_int(p) for p in parts]
+        if any(step is None or step <= 0 for step in steps):
             raise forms.ValidationError(
                 _("Write the raspasy costs as whole numbers above zero, e.g. 1, 2, 3.")
             )
@@ -157,7 +168,8 @@ class RulesForm(forms.Form):
         try:
             self.rules = engine.rules_to_dict(engine.rules_from_dict(rules))
         except engine.PulkaError as exc:
-            raise forms.ValidationError(problem_text(exc)) from exc
+            field = RULES_PROBLEM_FIELDS.get(exc.code, exc.params.get("key"))
+            self.add_error(field if field in self.fields else None, problem_text(exc))
         return cleaned
 
 
@@ -179,7 +191,7 @@ class PulkaCreateForm(forms.Form):
         self.club = club
         players = club.players.filter(is_active=True).order_by("name")
         for i in range(self.SEATS):
-            self.fields[f"seat_{i}"] = forms.ModelChoiceField(
+            self.fields[f"seat_{i}"] = ModelChoiceField(
                 label=_("Seat %(n)s") % {"n": i + 1},
                 queryset=players,
                 required=i < 3,
@@ -262,10 +274,14 @@ class DealForm(forms.Form):
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
     rotation_dealer = forms.TypedChoiceField(coerce=int, widget=forms.HiddenInput)
     # A correction: the version of the deal as the secretary saw it.
-    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    version = IntegerField(
+        required=False, min_value=0, max_value=2_147_483_647, widget=forms.HiddenInput
+    )
     # A new deal: the number it was rendered for and the form's one-time key, so that the
     # same form posted twice records one deal (scoring.services.deal_record).
-    number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    number = IntegerField(
+        required=False, min_value=1, max_value=2_147_483_647, widget=forms.HiddenInput
+    )
     entry_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(
@@ -306,7 +322,7 @@ class DealForm(forms.Form):
                 required=False,
                 widget=forms.RadioSelect,
             )
-            self.fields[f"tricks_{i}"] = forms.IntegerField(
+            self.fields[f"tricks_{i}"] = IntegerField(
                 label=name,
                 min_value=0,
                 max_value=10,
@@ -337,10 +353,8 @@ class DealForm(forms.Form):
         return None if value is None else str(value)
 
     def _seat(self, name: str, default: int) -> int:
-        value = self._value(name)
-        if value is not None and value.isdigit() and int(value) < self.n:
-            return int(value)
-        return default
+        seat = int_param(self._value(name), low=0, high=self.n - 1)
+        return default if seat is None else seat
 
     def _shape(self) -> dict:
         """Which fields this deal needs, for the choices made so far (the engine decides)."""
@@ -417,6 +431,13 @@ class DealForm(forms.Form):
 
     def clean(self) -> dict:
         cleaned = super().clean()
+        if any(
+            name in self.errors for name in ("rotation_dealer", "version", "number", "entry_key")
+        ):
+            # Hidden fields show no errors of their own: say it where the secretary looks.
+            self.add_error(
+                None, _("This form is out of date: reload the page and enter the deal again.")
+            )
         if self.errors:
             return cleaned
         if self.entry and (cleaned.get("number") is None or cleaned.get("entry_key") is None):

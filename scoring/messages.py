@@ -42,6 +42,9 @@ PROBLEMS: dict[str, Promise] = {
     "rules_half_whist_levels": _("half-whist can be allowed at six and seven, at six, or never"),
     "rules_raspasy_progression": _("the raspasy costs must be whole numbers above zero"),
     "rules_pool_point_value": _("an unfinished pool point costs 10 or 20 whists"),
+    "rules_pool_target_max": _("the pool target can be at most %(high)s"),
+    "rules_raspasy_step_max": _("a raspasy cost can be at most %(high)s"),
+    "rules_raspasy_steps_max": _("the raspasy progression has at most %(high)s steps"),
     # --- the shape of a deal ---
     "deal_not_object": _("a deal must be an object"),
     "kind_missing": _("a deal needs a kind: 'game', 'misere' or 'raspasy'"),

@@ -8,6 +8,7 @@ results, rebuilt by scoring.services whenever the deals or the status change.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Player
 from scoring import engine
+from scoring.messages import problem_text
 
 
 class Evening(models.Model):
@@ -101,6 +103,15 @@ class Pulka(models.Model):
 
     def engine_rules(self) -> engine.Rules:
         return engine.rules_from_dict(self.rules)
+
+    def clean(self) -> None:
+        """The conventions must be ones the engine reads; they are kept resolved."""
+        if self.rules is None:
+            return  # the field's own check says it is required
+        try:
+            self.rules = engine.rules_to_dict(engine.rules_from_dict(self.rules))
+        except engine.PulkaError as exc:
+            raise ValidationError({"rules": problem_text(exc)}) from exc
 
 
 class Seat(models.Model):

@@ -21,6 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club import selectors as club_selectors
 from club.errors import ServiceError
 from club.models import Club, Player
 from club.services import ClubError, club_results_bump, roster_players_for_names
@@ -66,11 +67,12 @@ def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
     return user if user is not None and user.is_authenticated else None
 
 
-def display_name(user: AbstractBaseUser | None) -> str:
-    """How a user is named to the other secretaries: the full name, else the username."""
-    if user is None:
-        return _("someone")
-    return user.get_full_name() or user.get_username()
+def _who(pulka: Pulka, user_id: int | None) -> str:
+    """How the club's pages name the account that did something: as the deal log does
+    (club.selectors.display_names), never by its login."""
+    if user_id is None:
+        return str(club_selectors.ROLE_WORDS[None])
+    return club_selectors.display_names(pulka.evening.club, [user_id])[user_id]
 
 
 def _announce(pulka: Pulka) -> None:
@@ -370,10 +372,12 @@ def _number_of_entry(pulka: Pulka, entry_key: uuid.UUID) -> int | None:
 def _wrong_number(pulka: Pulka, number: int, next_number: int) -> ScoringError:
     """The form was for deal `number`, but the pulka goes on with `next_number`."""
     if number < next_number:
-        taken = Deal.objects.select_related("entered_by").filter(pulka=pulka, number=number).get()
+        entered_by = Deal.objects.filter(pulka=pulka, number=number).values_list(
+            "entered_by", flat=True
+        )
         return DealNumberTaken(
             _("Deal %(number)s was just recorded by %(who)s: check it.")
-            % {"number": number, "who": display_name(taken.entered_by)},
+            % {"number": number, "who": _who(pulka, entered_by.get())},
             deal_number=number,
         )
     return ScoringError(
@@ -386,8 +390,8 @@ def _wrong_number(pulka: Pulka, number: int, next_number: int) -> ScoringError:
     )
 
 
-def _stale(deal: Deal) -> ScoringError:
-    who = deal.changed_by.get_username() if deal.changed_by else _("someone")
+def _stale(pulka: Pulka, deal: Deal) -> ScoringError:
+    who = _who(pulka, deal.changed_by_id)
     return ScoringError(
         _(
             "Deal %(number)s was changed by %(who)s while you were editing it. "
@@ -415,7 +419,7 @@ def _locked_deal(
     if deal is None:
         raise ScoringError(_("Deal %(number)s no longer exists.") % {"number": number})
     if deal.version != expected_version:
-        raise _stale(deal)
+        raise _stale(pulka, deal)
     return locked, names, deals, deal
 
 

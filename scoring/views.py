@@ -19,8 +19,10 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from club import selectors as club_selectors
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
+from club.params import int_param
 from club.rendering import render_page, wants_fragment
 from scoring import engine, live, selectors, services
 from scoring.access import get_pulka_for_user, poll_unchanged
@@ -29,6 +31,8 @@ from scoring.forms import DealForm, PulkaCreateForm, RulesForm, deal_initial
 from scoring.models import Deal, Pulka, PulkaStatus
 
 PAGE = "scoring/pulka_detail.html"
+# The largest number a deal's number or version column holds (PositiveIntegerField).
+DEAL_NUMBER_MAX = 2_147_483_647
 
 
 def _urls(pulka: Pulka) -> dict[str, str]:
@@ -74,21 +78,36 @@ def _edit_deal_form(
     )
 
 
-def _log(pulka: Pulka, names: list[str], deals: list[Deal], sheet: engine.Sheet) -> list[dict]:
+def _who(access: ClubAccess, user_ids: list[int | None]) -> dict[int, str] | None:
+    """Who entered or changed what, named for the club's members only (None: a visitor of a
+    public club, who sees no names; members see display names, never login names)."""
+    if access.role is None:
+        return None
+    return club_selectors.display_names(access.club, user_ids)
+
+
+def _log(
+    access: ClubAccess, names: list[str], deals: list[Deal], sheet: engine.Sheet
+) -> list[dict]:
     """The deal log, newest first: each deal with the entries the engine says it wrote."""
+    who = _who(access, [pk for d in deals for pk in (d.entered_by_id, d.changed_by_id)])
     return [
-        _log_item(deal, names, snapshot)
+        _log_item(deal, names, snapshot, who)
         for deal, snapshot in reversed(list(zip(deals, sheet.snapshots, strict=True)))
     ]
 
 
-def _log_item(deal: Deal, names: list[str], snapshot: engine.DealSnapshot) -> dict:
+def _log_item(
+    deal: Deal, names: list[str], snapshot: engine.DealSnapshot, who: dict[int, str] | None
+) -> dict:
     return {
         "deal": deal,
         "data": deal.to_pulka_dict(names),
         "dealer": snapshot.dealer,
         "entries": snapshot.entries,
         "raspasy_cost": snapshot.raspasy_cost,
+        "entered_by": who.get(deal.entered_by_id) if who else None,
+        "changed_by": who.get(deal.changed_by_id) if who else None,
     }
 
 
@@ -120,7 +139,7 @@ def _context(
         "rows": selectors.sheet_rows(sheet, names),
         "drawing": pulka_drawing(sheet, names),
         "deals": deals,
-        "log": _log(pulka, names, deals, sheet),
+        "log": _log(access, names, deals, sheet),
         "form": form,
         "mode": mode,
         "target": target,
@@ -252,7 +271,7 @@ def _deal_created(request, access, pulka, names, deal, sheet) -> HttpResponse:
         "mode": "new",
         "urls": _urls(pulka),
         "next_number": deal.number + 1,
-        "item": _log_item(deal, names, sheet.snapshots[-1]),
+        "item": _log_item(deal, names, sheet.snapshots[-1], _who(access, [deal.entered_by_id])),
     }
     return _fragment(request, context, "deal-created")
 
@@ -353,9 +372,9 @@ def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int
     deal = _deal_for(pulka, deals, number)
     error = None
     if request.method == "POST":
-        try:
-            version = int(request.POST.get("version", ""))
-        except ValueError:
+        # No usable version: no deal has it, so the service refuses it as stale.
+        version = int_param(request.POST.get("version"), low=0, high=DEAL_NUMBER_MAX)
+        if version is None:
             version = -1
         try:
             services.deal_delete(
@@ -375,8 +394,12 @@ def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int
 @require_GET
 def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
-    number = request.GET.get("deal", "")
-    revisions = selectors.pulka_history(pulka, int(number) if number.isdigit() else None)
+    # A deal number that no deal can have shows the whole history.
+    number = int_param(request.GET.get("deal"), low=1, high=DEAL_NUMBER_MAX)
+    revisions = selectors.pulka_history(pulka, number)
+    who = _who(access, [line.user_id for line in revisions])
+    for line in revisions:
+        line.who = who.get(line.user_id) if who else None
     context = {
         "club": access.club,
         "access": access,
@@ -384,7 +407,7 @@ def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRe
         "evening": pulka.evening,
         "names": pulka.names,
         "revisions": revisions,
-        "number": int(number) if number.isdigit() else None,
+        "number": number,
     }
     return render_page(request, "scoring/pulka_history.html", context, fragment="revisions")
 

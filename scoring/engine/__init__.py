@@ -60,8 +60,18 @@ from .jsonio import (
     score_pulka,
     sheet_to_dict,
 )
-from .rules import OBLIGATION, QUOTA, VALUE, Rules, rules_from_dict, rules_to_dict
-from .settlement import pair_nets
+from .rules import (
+    OBLIGATION,
+    POOL_TARGET_MAX,
+    QUOTA,
+    RASPASY_STEP_MAX,
+    RASPASY_STEPS_MAX,
+    VALUE,
+    Rules,
+    rules_from_dict,
+    rules_to_dict,
+)
+from .settlement import pair_nets, result_bound
 from .sheet import DealSnapshot, Sheet
 from .words import *  # noqa: F403  (the game's words, each defined once: words.__all__)
 
@@ -69,7 +79,10 @@ __all__ = [
     *words.__all__,
     "MESSAGES",
     "OBLIGATION",
+    "POOL_TARGET_MAX",
     "QUOTA",
+    "RASPASY_STEPS_MAX",
+    "RASPASY_STEP_MAX",
     "VALUE",
     "Deal",
     "DealShape",
@@ -92,6 +105,7 @@ __all__ = [
     "parse_pulka",
     "pulka_to_dict",
     "quick_tricks_of_talon",
+    "result_bound",
     "rules_from_dict",
     "rules_to_dict",
     "score_pulka",

@@ -40,6 +40,9 @@ MESSAGES: dict[str, str] = {
         "rules: raspasy_progression must be a list of positive whole numbers"
     ),
     "rules_pool_point_value": "rules: pool_point_value must be 10 or 20",
+    "rules_pool_target_max": "rules: pool_target must be at most %(high)s",
+    "rules_raspasy_step_max": "rules: a raspasy_progression step must be at most %(high)s",
+    "rules_raspasy_steps_max": "rules: raspasy_progression has at most %(high)s steps",
     # --- the shape of a deal (spec "A deal") ---
     "deal_not_object": "a deal must be an object",
     "kind_missing": "a deal needs a kind: 'game', 'misere' or 'raspasy'",

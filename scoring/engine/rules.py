@@ -9,6 +9,20 @@ Strictness (§17.17): an unknown key, a boolean where a number is expected (or t
 ``pool_point_value`` other than 10/20, or a ``raspasy_progression`` that is not a list of
 positive whole numbers is a :class:`~scoring.engine.errors.PulkaError` whose message starts
 with ``rules:``.
+
+Bounds. §14 allows "any positive integer" as the pool target and leaves the raspasy
+progression open; the engine bounds both to what a club could mean, so that no agreed
+convention makes a result too large to keep (scoring.models.PulkaResultCache):
+
+- ``pool_target`` (T): 1 to :data:`POOL_TARGET_MAX` (1,000). Clubs play to 10–50; three
+  players closing pools of 1,000 need 300 no-play tens at the very least.
+- ``raspasy_progression``: at most :data:`RASPASY_STEPS_MAX` (10) steps, each 1 to
+  :data:`RASPASY_STEP_MAX` (100). The ladders in use are [1, 2, 3], [1, 2, 4] and doublings;
+  a doubling ladder of seven steps ends at 64.
+
+Over these bounds the error is ``rules_pool_target_max``, ``rules_raspasy_steps_max`` or
+``rules_raspasy_step_max``, with the bound as ``high``.
+:func:`scoring.engine.settlement.result_bound` says how large a result can then grow.
 """
 
 from __future__ import annotations
@@ -36,7 +50,10 @@ from .words import (
 __all__ = [
     "CHOICES",
     "OBLIGATION",
+    "POOL_TARGET_MAX",
     "QUOTA",
+    "RASPASY_STEPS_MAX",
+    "RASPASY_STEP_MAX",
     "RULE_KEYS",
     "VALUE",
     "Rules",
@@ -45,6 +62,13 @@ __all__ = [
     "rules_from_dict",
     "rules_to_dict",
 ]
+
+#: The highest pool target (T) a pulka may agree on (§14, bounded: see the module's docstring).
+POOL_TARGET_MAX = 1000
+#: The highest cost of one step of the raspasy progression (§7.5, §17.10).
+RASPASY_STEP_MAX = 100
+#: The most steps a raspasy progression may have (§7.5, §17.10).
+RASPASY_STEPS_MAX = 10
 
 #: The allowed values of the option keys that take a word (§14), from the engine's words.
 CHOICES: dict[str, tuple[str, ...]] = OPTION_CHOICES
@@ -101,6 +125,8 @@ class Rules:
         t = self.pool_target
         if type(t) is not int or t <= 0:
             raise PulkaError("rules_pool_target")
+        if t > POOL_TARGET_MAX:
+            raise PulkaError("rules_pool_target_max", high=POOL_TARGET_MAX)
         for key, allowed in CHOICES.items():
             if getattr(self, key) not in allowed or type(getattr(self, key)) is not str:
                 raise PulkaError("rules_choice", key=key, allowed=allowed)
@@ -118,6 +144,10 @@ class Rules:
         prog = self.raspasy_progression
         if not isinstance(prog, (list, tuple)) or any(type(x) is not int or x <= 0 for x in prog):
             raise PulkaError("rules_raspasy_progression")
+        if len(prog) > RASPASY_STEPS_MAX:
+            raise PulkaError("rules_raspasy_steps_max", high=RASPASY_STEPS_MAX)
+        if any(x > RASPASY_STEP_MAX for x in prog):
+            raise PulkaError("rules_raspasy_step_max", high=RASPASY_STEP_MAX)
         object.__setattr__(self, "raspasy_progression", tuple(prog))
         if type(self.pool_point_value) is not int or self.pool_point_value not in POOL_POINT_VALUES:
             raise PulkaError("rules_pool_point_value")

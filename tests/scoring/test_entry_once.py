@@ -131,12 +131,13 @@ def test_a_second_secretary_posting_the_same_number_is_told_who_recorded_it(
     assert 'id="deal-1"' in html  # the deal to check is in the log
 
 
-def test_the_name_is_the_username_when_there_is_no_full_name(pulka, secretary):
+def test_without_a_full_name_or_a_roster_name_the_role_names_him(pulka, secretary):
     services.deal_record(
         pulka=pulka, data=SIX_BY_BORIS, entered_by=secretary, number=1, entry_key=uuid.uuid4()
     )
 
-    with pytest.raises(services.DealNumberTaken, match=r"^Deal 1 was just recorded by serhii"):
+    taken = r"^Deal 1 was just recorded by a secretary: check it\.$"
+    with pytest.raises(services.DealNumberTaken, match=taken):
         services.deal_record(
             pulka=pulka, data=RASPASY, entered_by=None, number=1, entry_key=uuid.uuid4()
         )
