@@ -16,7 +16,11 @@ CASES = ROOT / "tests" / "data" / "cases"
 
 GOOD = sorted(
     p
-    for p in [*CASES.glob("G*.json"), *(CASES / "options").glob("*.json")]
+    for p in [
+        *CASES.glob("G*.json"),
+        *(CASES / "options").glob("*.json"),
+        *(CASES / "presets").glob("*.json"),
+    ]
     if not p.name.endswith(".expected.json")
 )
 BAD = sorted((CASES / "bad").glob("*.json"))
@@ -43,7 +47,8 @@ def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
 
 
 def test_the_case_directories_are_not_empty():
-    assert len(GOOD) >= 12
+    assert len(GOOD) >= 16
+    assert any(p.parent.name == "presets" for p in GOOD)
     assert len(BAD) >= 4
 
 
