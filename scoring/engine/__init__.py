@@ -1,4 +1,5 @@
-"""Pulka's scoring engine: preferans, Sochi convention (rules/sochi.md, all sections).
+"""Pulka's scoring engine: preferans, Sochi convention (rules/sochi.md, all sections), and
+the Leningrad and Rostov presets with their options (rules/conventions.md).
 
 Pure Python, standard library only: it imports no Django and does no I/O. A pulka is
 replayed deal by deal from an empty sheet (§13) and settled in whists (§10); every
@@ -60,7 +61,18 @@ from .jsonio import (
     score_pulka,
     sheet_to_dict,
 )
-from .rules import OBLIGATION, QUOTA, VALUE, Rules, rules_from_dict, rules_to_dict
+from .rules import (
+    OBLIGATION,
+    PRESET_VALUES,
+    QUOTA,
+    RASPASY_WHIST_RATE_MAX,
+    RULE_KEYS,
+    VALUE,
+    Rules,
+    preset_rules,
+    rules_from_dict,
+    rules_to_dict,
+)
 from .settlement import pair_nets
 from .sheet import DealSnapshot, Sheet
 from .words import *  # noqa: F403  (the game's words, each defined once: words.__all__)
@@ -69,7 +81,10 @@ __all__ = [
     *words.__all__,
     "MESSAGES",
     "OBLIGATION",
+    "PRESET_VALUES",
     "QUOTA",
+    "RASPASY_WHIST_RATE_MAX",
+    "RULE_KEYS",
     "VALUE",
     "Deal",
     "DealShape",
@@ -90,6 +105,7 @@ __all__ = [
     "format_score",
     "pair_nets",
     "parse_pulka",
+    "preset_rules",
     "pulka_to_dict",
     "quick_tricks_of_talon",
     "rules_from_dict",

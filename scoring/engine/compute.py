@@ -145,6 +145,7 @@ class DealShape:
     half_whist: str | None  # who may say half now (§2.4, §17.6), if anybody
     played: bool  # a game is played when somebody whists (§2.3)
     trick_players: tuple[str, ...]  # whose tricks are entered, in pulka/1 order
+    quick_tricks: bool = False  # the talon's quick tricks count (a game, option quick_tricks)
 
 
 def deal_shape(
@@ -156,7 +157,10 @@ def deal_shape(
     level: int,
     calls: Mapping[str, str],
 ) -> DealShape:
-    """The fields a deal needs (§2, §6, §7, §12): declarers, calls, half-whist, tricks.
+    """The fields a deal needs (§2, §6, §7, §12): declarers, calls, half-whist, tricks, and
+    whether the talon's quick tricks count (§8, option ``quick_tricks``: a game only). With
+    raspasy in whists the 4-player dealer takes no part and is not asked for tricks
+    (rules/conventions.md §23).
 
     Example (3 players, Anna deals, Boris declares a six, Vera passes first)::
 
@@ -164,12 +168,21 @@ def deal_shape(
         ...                    {"Vera": "pass", "Anna": "pass"})
         >>> shape.defenders, shape.half_whist, shape.played, shape.trick_players
         (('Vera', 'Anna'), 'Anna', False, ())
+        >>> shape.quick_tricks
+        True
+
+    Rostov raspasy at four (Anna deals: her tricks are not asked for)::
+
+        >>> deal_shape(Rules(raspasy_scoring="whists"), ["Anna", "Boris", "Vera", "Gleb"],
+        ...            "Anna", "raspasy", "", 6, {}).trick_players
+        ('Boris', 'Vera', 'Gleb')
     """
     players = check_players(players)
     four = len(players) == 4
     declarers = tuple(p for p in players if not (four and p == dealer))
     if kind == RASPASY:
-        return DealShape(declarers, (), None, False, players)
+        in_whists = rules.raspasy_scoring == RASPASY_SCORING_WHISTS
+        return DealShape(declarers, (), None, False, declarers if in_whists else players)
     if kind == MISERE:
         return DealShape(declarers, (), None, False, (declarer,))
     defenders = defenders_in_order(players, declarer, dealer)
@@ -177,7 +190,7 @@ def deal_shape(
     half = defenders[1] if first_passed and level in rules.half_whist_levels else None
     played = any(calls.get(d) == WHIST for d in defenders)
     tricks = (declarer, *defenders) if played else ()
-    return DealShape(declarers, defenders, half, played, tricks)
+    return DealShape(declarers, defenders, half, played, tricks, rules.quick_tricks)
 
 
 def dealer_for_next_deal(
