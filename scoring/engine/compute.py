@@ -8,6 +8,12 @@ declarer set with consolation (§4), then the pool-writing procedure with help a
 (§9.2, §17.11–17.12). Dealers rotate clockwise with overrides (§12.1, §17.15); a 4-player
 dealer sits out on the talon (§12.3). After the last deal the sheet is settled (§10).
 
+rules/conventions.md §C2 changes these steps: every per-trick amount of a game is at the whist
+price W = s·V (§18); the lone whister may split only when the declarer is set (§19); under
+``pool_end: sum`` pool entries are uncapped and the pulka closes at ΣP ≥ n·T (§20); the
+zero-trick bonus has four forms and two units (§21); which deals end a raspasy series is
+§22; raspasy may be scored in whists (§23); consolation may be none or a fixed ten (§24).
+
 Options that change it: every key of :class:`~scoring.engine.rules.Rules` except
 ``pool_point_value`` (used by the settlement only).
 
