@@ -157,6 +157,11 @@ class RulesForm(forms.Form):
         defaults = engine.rules_to_dict(engine.Rules())
         rules = {}
         for key, default in defaults.items():
+            if key not in self.fields:
+                # A convention this form does not show yet (the preset and the options of
+                # rules/conventions.md) keeps the value the form was opened with.
+                rules[key] = self.initial.get(key, default)
+                continue
             value = cleaned.get(key)
             if key == "half_whist_levels":
                 value = [int(x) for x in (value or "").split(",") if x]

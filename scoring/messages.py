@@ -45,6 +45,10 @@ PROBLEMS: dict[str, Promise] = {
     "rules_pool_target_max": _("the pool target can be at most %(high)s"),
     "rules_raspasy_step_max": _("a raspasy cost can be at most %(high)s"),
     "rules_raspasy_steps_max": _("the raspasy progression has at most %(high)s steps"),
+    "rules_preset": _("there is no convention %(value)s: choose one of %(allowed)s"),
+    "rules_game_price_multiplier": _("the price of a game is single (1) or double (2)"),
+    "rules_raspasy_whist_rate": _("the raspasy whists a trick must be a whole number above zero"),
+    "rules_raspasy_whist_rate_max": _("the raspasy whists a trick can be at most %(high)s"),
     # --- the shape of a deal ---
     "deal_not_object": _("a deal must be an object"),
     "kind_missing": _("a deal needs a kind: 'game', 'misere' or 'raspasy'"),
@@ -59,6 +63,10 @@ PROBLEMS: dict[str, Promise] = {
     "dealer_unknown": _("%(player)s does not play at this table"),
     "talon_sitter_declares": _("%(player)s deals and sits out on the talon, so cannot declare"),
     "closed": _("the pulka is closed: every pool reached %(target)s"),
+    "closed_sum": _(
+        "the pulka is closed: the pools add up to %(total)s, the end is %(needed)s "
+        "(%(target)s a player)"
+    ),
     # --- contracts ---
     "contract_missing": _("Choose the contract: level and suit."),
     "contract_type": _("the contract must be a level and a suit, not %(value)s"),
@@ -100,6 +108,10 @@ PROBLEMS: dict[str, Promise] = {
     "raspasy_talon_sitter_tricks": _(
         "%(player)s deals and sits on the talon, so takes at most 2 tricks on raspasy, "
         "not %(taken)s"
+    ),
+    "raspasy_whists_dealer_tricks": _(
+        "%(player)s deals, and with raspasy in whists the talon is not played: "
+        "the dealer takes no tricks, not %(taken)s"
     ),
     "misere_tricks_missing": _("Enter the tricks of %(player)s."),
     "misere_tricks_other": _(

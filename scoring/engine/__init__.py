@@ -1,4 +1,5 @@
-"""Pulka's scoring engine: preferans, Sochi convention (rules/sochi.md, all sections).
+"""Pulka's scoring engine: preferans, Sochi convention (rules/sochi.md, all sections), and
+the Leningrad and Rostov presets with their options (rules/conventions.md).
 
 Pure Python, standard library only: it imports no Django and does no I/O. A pulka is
 replayed deal by deal from an empty sheet (§13) and settled in whists (§10); every
@@ -63,11 +64,15 @@ from .jsonio import (
 from .rules import (
     OBLIGATION,
     POOL_TARGET_MAX,
+    PRESET_VALUES,
     QUOTA,
     RASPASY_STEP_MAX,
     RASPASY_STEPS_MAX,
+    RASPASY_WHIST_RATE_MAX,
+    RULE_KEYS,
     VALUE,
     Rules,
+    preset_rules,
     rules_from_dict,
     rules_to_dict,
 )
@@ -80,9 +85,12 @@ __all__ = [
     "MESSAGES",
     "OBLIGATION",
     "POOL_TARGET_MAX",
+    "PRESET_VALUES",
     "QUOTA",
     "RASPASY_STEPS_MAX",
     "RASPASY_STEP_MAX",
+    "RASPASY_WHIST_RATE_MAX",
+    "RULE_KEYS",
     "VALUE",
     "Deal",
     "DealShape",
@@ -103,6 +111,7 @@ __all__ = [
     "format_score",
     "pair_nets",
     "parse_pulka",
+    "preset_rules",
     "pulka_to_dict",
     "quick_tricks_of_talon",
     "result_bound",

@@ -8,6 +8,12 @@ declarer set with consolation (§4), then the pool-writing procedure with help a
 (§9.2, §17.11–17.12). Dealers rotate clockwise with overrides (§12.1, §17.15); a 4-player
 dealer sits out on the talon (§12.3). After the last deal the sheet is settled (§10).
 
+rules/conventions.md §C2 changes these steps: every per-trick amount of a game is at the whist
+price W = s·V (§18); the lone whister may split only when the declarer is set (§19); under
+``pool_end: sum`` pool entries are uncapped and the pulka closes at ΣP ≥ n·T (§20); the
+zero-trick bonus has four forms and two units (§21); which deals end a raspasy series is
+§22; raspasy may be scored in whists (§23); consolation may be none or a fixed ten (§24).
+
 Options that change it: every key of :class:`~scoring.engine.rules.Rules` except
 ``pool_point_value`` (used by the settlement only).
 
@@ -41,17 +47,25 @@ from .sheet import DealSnapshot, Sheet
 from .words import (
     CALLS,
     CONSOLATION_ALL_OPPONENTS,
+    CONSOLATION_AMOUNT_TEN,
+    CONSOLATION_NONE,
     DUTY1_BOTH,
     DUTY1_SECOND,
     GAME,
     HALF,
     HELP_EXCEPTION_WRITE_OFF,
     LONE_WHISTER_GENTLEMAN,
+    LONE_WHISTER_GENTLEMAN_ON_SET,
     MISERE,
     PASS,
+    POOL_END_SUM,
     PROGRESSION_END_REPEAT_LAST,
     RASPASY,
+    RASPASY_SCORING_WHISTS,
+    RASPASY_ZERO_MOUNTAIN,
+    RASPASY_ZERO_NONE,
     RASPASY_ZERO_POOL,
+    RASPASY_ZERO_UNIT_ONE,
     WHIST,
     WHIST_PENALTY_HALF,
     WHISTER_SHORTFALL_OWN,
@@ -137,6 +151,7 @@ class DealShape:
     half_whist: str | None  # who may say half now (§2.4, §17.6), if anybody
     played: bool  # a game is played when somebody whists (§2.3)
     trick_players: tuple[str, ...]  # whose tricks are entered, in pulka/1 order
+    quick_tricks: bool = False  # the talon's quick tricks count (a game, option quick_tricks)
 
 
 def deal_shape(
@@ -148,7 +163,10 @@ def deal_shape(
     level: int,
     calls: Mapping[str, str],
 ) -> DealShape:
-    """The fields a deal needs (§2, §6, §7, §12): declarers, calls, half-whist, tricks.
+    """The fields a deal needs (§2, §6, §7, §12): declarers, calls, half-whist, tricks, and
+    whether the talon's quick tricks count (§8, option ``quick_tricks``: a game only). With
+    raspasy in whists the 4-player dealer takes no part and is not asked for tricks
+    (rules/conventions.md §23).
 
     Example (3 players, Anna deals, Boris declares a six, Vera passes first)::
 
@@ -156,12 +174,21 @@ def deal_shape(
         ...                    {"Vera": "pass", "Anna": "pass"})
         >>> shape.defenders, shape.half_whist, shape.played, shape.trick_players
         (('Vera', 'Anna'), 'Anna', False, ())
+        >>> shape.quick_tricks
+        True
+
+    Rostov raspasy at four (Anna deals: her tricks are not asked for)::
+
+        >>> deal_shape(Rules(raspasy_scoring="whists"), ["Anna", "Boris", "Vera", "Gleb"],
+        ...            "Anna", "raspasy", "", 6, {}).trick_players
+        ('Boris', 'Vera', 'Gleb')
     """
     players = check_players(players)
     four = len(players) == 4
     declarers = tuple(p for p in players if not (four and p == dealer))
     if kind == RASPASY:
-        return DealShape(declarers, (), None, False, players)
+        in_whists = rules.raspasy_scoring == RASPASY_SCORING_WHISTS
+        return DealShape(declarers, (), None, False, declarers if in_whists else players)
     if kind == MISERE:
         return DealShape(declarers, (), None, False, (declarer,))
     defenders = defenders_in_order(players, declarer, dealer)
@@ -169,7 +196,7 @@ def deal_shape(
     half = defenders[1] if first_passed and level in rules.half_whist_levels else None
     played = any(calls.get(d) == WHIST for d in defenders)
     tricks = (declarer, *defenders) if played else ()
-    return DealShape(declarers, defenders, half, played, tricks)
+    return DealShape(declarers, defenders, half, played, tricks, rules.quick_tricks)
 
 
 def dealer_for_next_deal(
@@ -227,20 +254,26 @@ class RunningSheet:
         "amnesty",
         "clockwise",
         "consolation_all",
+        "consolation_none",
+        "consolation_ten",
         "defenders",
         "duty1",
         "exception_write_off",
+        "exit_misere",
         "exit_only_made",
+        "exit_unplayed",
         "floor_zero",
         "four",
         "fractional",
         "gentleman",
+        "gentleman_on_set",
         "half_levels",
         "half_penalty",
         "help_excludes_dealer",
         "help_on",
         "left",
         "mountain",
+        "multiplier",
         "n",
         "own_shortfall",
         "personal_quota",
@@ -248,14 +281,19 @@ class RunningSheet:
         "pool",
         "prog",
         "quick_on",
+        "raspasy_rate",
+        "raspasy_whists",
         "repeat_last",
         "seat",
         "series",
+        "sum_end",
+        "sum_target",
         "target",
         "ten_checked",
         "whists",
+        "zero_mode",
+        "zero_one",
         "zero_order",
-        "zero_pool",
     )
 
     def __init__(self, rules: Rules, players: tuple[str, ...]) -> None:
@@ -277,7 +315,6 @@ class RunningSheet:
         self.half_levels = rules.half_whist_levels
         self.quick_on = rules.quick_tricks
         self.amnesty = rules.raspasy_amnesty
-        self.zero_pool = rules.raspasy_zero == RASPASY_ZERO_POOL
         self.prog = rules.raspasy_progression
         self.repeat_last = rules.raspasy_progression_end == PROGRESSION_END_REPEAT_LAST
         self.exit_only_made = rules.exit_only_by_made_game
@@ -286,6 +323,19 @@ class RunningSheet:
         self.exception_write_off = rules.help_exception == HELP_EXCEPTION_WRITE_OFF
         self.help_excludes_dealer = four and rules.help_excludes_talon_sitter
         self.own_shortfall = rules.whister_shortfall == WHISTER_SHORTFALL_OWN
+        # conventions.md §B
+        self.multiplier = rules.game_price_multiplier  # s: W = s·V (§18)
+        self.consolation_none = rules.consolation == CONSOLATION_NONE
+        self.consolation_ten = rules.consolation_amount == CONSOLATION_AMOUNT_TEN
+        self.gentleman_on_set = rules.lone_whister == LONE_WHISTER_GENTLEMAN_ON_SET
+        self.sum_end = rules.pool_end == POOL_END_SUM  # §20
+        self.sum_target = n * rules.pool_target  # the end under pool_end sum: ΣP ≥ n·T
+        self.zero_mode = rules.raspasy_zero
+        self.zero_one = rules.raspasy_zero_unit == RASPASY_ZERO_UNIT_ONE
+        self.exit_unplayed = rules.exit_by_unplayed_game
+        self.exit_misere = rules.exit_by_misere
+        self.raspasy_whists = rules.raspasy_scoring == RASPASY_SCORING_WHISTS  # §23
+        self.raspasy_rate = rules.raspasy_whist_rate
 
         # --- seat tables ---
         self.left = {p: players[(i + 1) % n] for i, p in enumerate(players)}
@@ -367,8 +417,17 @@ def compute_sheet(
     closed = False
     snapshots: list[DealSnapshot] = []
 
+    sum_end = s.sum_end
     for number, deal in enumerate(deals, 1):
         if closed:
+            if sum_end:
+                raise PulkaError(
+                    "closed_sum",
+                    number,
+                    total=sum(pool.values()),
+                    needed=s.sum_target,
+                    target=target,
+                )
             raise PulkaError("closed", number, target=target)
         if deal.dealer is not None:
             dealer = deal.dealer
@@ -398,7 +457,8 @@ def compute_sheet(
                 cost,
             )
         )
-        closed = min(pool.values()) >= target
+        # §9.5: every pool reached T; conventions.md §20b: the pools add up to n·T
+        closed = sum(pool.values()) >= s.sum_target if sum_end else min(pool.values()) >= target
         dealer = left[dealer]
 
     result = settle(players, pool, mountain, whists, target, rules.pool_point_value)
@@ -457,6 +517,8 @@ def write_pool(
     (ties: first clockwise from x, §17.12) for 10 whists a point, unless that player was set
     on whist in this deal (§9.2d, option ``help_exception``); what nobody can take is
     written off x's mountain. Options ``help`` and ``help_excludes_talon_sitter`` change it.
+    Under ``pool_end: sum`` the amount simply goes into x's pool, above T too
+    (conventions.md §20a).
 
     Example (pulka to 10: Anna has 8 and makes a six; 2 fit, the other 2 help Boris)::
 
@@ -468,6 +530,10 @@ def write_pool(
 "help: 2 into Boris's pool", 'Anna writes 20 whists on Boris (help)'])
     """
     pool = s.pool
+    if s.sum_end:  # conventions.md §20a: uncapped, no help, no write-off
+        pool[x] += amount
+        add(Entry("pool", x, amount))
+        return
     target = s.target
     have = pool[x]
     room = target - have
@@ -598,7 +664,10 @@ def play_game(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add) -
     ``quick_tricks``); counted without play when both pass (§2.3) or after a half-whist (§2.4,
     §17.6); else whists for tricks (:func:`defend`), then the pool for a made contract (§3) or
     the mountain and consolation for a set one (§4, option ``consolation``). A game ends a
-    raspasy series (§7.5; only a made one with ``exit_only_by_made_game``, §17.10).
+    raspasy series as conventions.md §22 says (options ``exit_only_by_made_game`` for a
+    played game, ``exit_by_unplayed_game`` for one counted without play). Per-trick amounts
+    are at W = s·V, pool entries at V (``game_price_multiplier``, conventions.md §18);
+    consolation follows ``consolation`` and ``consolation_amount`` (§24).
 
     Example (the spec's first deal: Anna makes a seven, Boris whists alone, Vera passes)::
 
@@ -609,16 +678,16 @@ def play_game(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add) -
         ['Boris writes 12 whists on Anna', 'Anna: 4 into the pool']
     """
     decl, level, d1, d2, mode, td, t1, t2, quick = check_game(s, deal, number, dealer)
-    value = VALUE[level]
+    value = VALUE[level]  # pool entries are V (§1.2), whatever s is
+    price = value * s.multiplier  # W = s·V, every per-trick amount (conventions.md §18)
     whists = s.whists
-    made = True
-    # §8: quick tricks in the talon, for every trick contract
+    # §8: quick tricks in the talon, for every trick contract (q·W; conventions.md §18)
     if quick and s.quick_on:
         if s.four:
-            whists[dealer][decl] += quick * value
-            add(Entry("whists", dealer, quick * value, decl, "quick_tricks", quick))
+            whists[dealer][decl] += quick * price
+            add(Entry("whists", dealer, quick * price, decl, "quick_tricks", quick))
         else:
-            share = quick * value >> 1
+            share = quick * price >> 1  # W is even
             whists[d1][decl] += share
             whists[d2][decl] += share
             add(Entry("whists", d1, share, decl, "quick_tricks", quick))
@@ -626,28 +695,33 @@ def play_game(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add) -
 
     if mode == _NO_PLAY:  # §2.3: counted without play
         write_pool(s, decl, value, (), dealer, add)
+        exits = s.exit_unplayed  # conventions.md §22
     elif mode == _HALF:  # §2.4, §17.6: half the obligation, not played
         half_tricks = OBLIGATION[level] >> 1
-        whists[d2][decl] += half_tricks * value
-        add(Entry("whists", d2, half_tricks * value, decl, "half_whist", half_tricks))
+        whists[d2][decl] += half_tricks * price
+        add(Entry("whists", d2, half_tricks * price, decl, "half_whist", half_tricks))
         write_pool(s, decl, value, (), dealer, add)
+        exits = s.exit_unplayed
     else:
-        whisters, set_on_whist = defend(s, mode, level, decl, d1, d2, t1, t2, add)
-        if td >= level:  # §3
+        made = td >= level
+        whisters, set_on_whist = defend(s, mode, level, decl, d1, d2, t1, t2, add, not made)
+        if made:  # §3
             write_pool(s, decl, value, set_on_whist, dealer, add)
         else:  # §4
-            made = False
             under = level - td
-            loss = value * under
+            loss = price * under
             s.mountain[decl] += loss
             add(Entry("mountain", decl, loss, None, "declarer_set", under))
-            receivers = (d1, d2) if s.consolation_all else whisters
-            if s.four:
-                receivers += (dealer,)
-            for r in receivers:
-                whists[r][decl] += loss
-                add(Entry("whists", r, loss, decl, "consolation", under))
-    if made or not s.exit_only_made:
+            if not s.consolation_none:  # conventions.md §24
+                receivers = (d1, d2) if s.consolation_all else whisters
+                if s.four:
+                    receivers += (dealer,)
+                each = 10 * under if s.consolation_ten else loss
+                for r in receivers:
+                    whists[r][decl] += each
+                    add(Entry("whists", r, each, decl, "consolation", under))
+        exits = made or not s.exit_only_made  # conventions.md §22
+    if exits:
         s.series = 0
 
 
@@ -661,11 +735,15 @@ def defend(
     t1: int,
     t2: int,
     add: Add,
+    declarer_set: bool = False,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The whisters of a played game write whists for their tricks (§2.5, §3; a lone whister
-    is greedy or a gentleman, §17.1) and pay for the tricks short of the obligation D(L)
-    (§5; options ``whist_penalty``, ``personal_quota``, ``ten_checked``, ``duty1_rule``,
-    ``whister_shortfall``, §17.2–17.5). Returns the whisters and those set on whist.
+    is greedy or a gentleman, §17.1, or a gentleman only when ``declarer_set``,
+    conventions.md §19) and pay for the tricks short of the obligation D(L) (§5; options
+    ``whist_penalty``, ``personal_quota``, ``ten_checked``, ``duty1_rule``,
+    ``whister_shortfall``, §17.2–17.5). Every amount is at the whist price W = s·V
+    (``game_price_multiplier``, conventions.md §18). Returns the whisters and those set on
+    whist.
 
     Example (Anna's six, Boris and Vera whist and take 1 trick each: 2 short of 4)::
 
@@ -677,7 +755,7 @@ def defend(
          'Boris: 2 into the mountain (set on whist, 1 trick short)',
          'Vera: 2 into the mountain (set on whist, 1 trick short)']
     """
-    value = VALUE[level]
+    value = VALUE[level] * s.multiplier  # W (conventions.md §18)
     whists = s.whists
     duty = 0 if (level == 10 and s.ten_checked) else OBLIGATION[level]
     penalty = value >> 1 if s.half_penalty else value  # per trick short, §17.2
@@ -723,7 +801,7 @@ def defend(
             whisters, passer = (d2,), d1
         w = whisters[0]
         all_def = value * t_def
-        if s.gentleman:  # §17.1: split with the passer
+        if s.gentleman or (declarer_set and s.gentleman_on_set):  # §17.1, conventions §19
             if all_def:
                 whists[w][decl] += all_def >> 1
                 whists[passer][decl] += all_def >> 1
@@ -754,6 +832,13 @@ def play_raspasy(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add
     hand first. The 4-player dealer takes at most 2 tricks from the talon (§12.3). Returns the
     cost of this raspasy.
 
+    conventions.md: with ``raspasy_scoring: whists`` (§23) the mountain entries are replaced
+    by whists: the player(s) with the fewest tricks write c·k whists (c =
+    ``raspasy_whist_rate``) per trick of every other participant, two tied players half each;
+    the 4-player dealer takes no part and must have taken no trick. The zero-trick bonus
+    (§21) is z = k or 1 (``raspasy_zero_unit``): off the mountain, twice off the mountain,
+    into the pool, or nothing (``raspasy_zero``).
+
     Example (Vera deals; Anna takes no trick, Boris 4, Vera 6; amnesty of the fewest, 0)::
 
         >>> s, entries = RunningSheet(Rules(), ("Anna", "Boris", "Vera")), []
@@ -765,6 +850,17 @@ def play_raspasy(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add
          ['Boris: 4 into the mountain (raspasy, 4 tricks)',
           'Vera: 6 into the mountain (raspasy, 6 tricks)',
           'Anna: 1 written off the mountain (raspasy, no tricks)'])
+
+    Rostov (conventions.md R1, deal 2): Anna and Boris tie at 3 and write half each on Vera::
+
+        >>> rostov = Rules(raspasy_scoring="whists")
+        >>> s, entries = RunningSheet(rostov, ("Anna", "Boris", "Vera")), []
+        >>> play_raspasy(s, Deal("raspasy", tricks={"Anna": 3, "Boris": 3, "Vera": 4}),
+        ...              2, "Vera", entries.append)
+        1
+        >>> [str(e) for e in entries]  # doctest: +NORMALIZE_WHITESPACE
+        ['Anna writes 10 whists on Vera (raspasy, fewest tricks, shared)',
+         'Boris writes 10 whists on Vera (raspasy, fewest tricks, shared)']
     """
     if (
         deal.declarer is not None
@@ -777,9 +873,21 @@ def play_raspasy(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add
     players = s.players
     four = s.four
     tricks = deal.tricks
+    in_whists = s.raspasy_whists
+    expected = players
+    if four and in_whists:
+        # conventions.md §23: the 4-player dealer takes no part; listed, he took 0 tricks
+        expected = tuple(p for p in players if p != dealer)
+        if isinstance(tricks, Mapping) and dealer in tricks:
+            taken = tricks[dealer]
+            if type(taken) is not int or not 0 <= taken <= 10:
+                raise PulkaError("tricks_range", number, player=dealer, value=taken)
+            if taken:
+                raise PulkaError("raspasy_whists_dealer_tricks", number, player=dealer, taken=taken)
+            tricks = {p: t for p, t in tricks.items() if p != dealer}
     try:
-        counts = [tricks[p] for p in players]
-        ok = len(tricks) == s.n and sum(counts) == 10
+        counts = [tricks[p] for p in expected]
+        ok = len(tricks) == len(expected) and sum(counts) == 10
         if ok:
             for t in counts:
                 if type(t) is not int or t < 0:
@@ -788,8 +896,8 @@ def play_raspasy(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add
     except (KeyError, TypeError):
         ok = False
     if not ok:
-        raise _tricks_problem(tricks, players, s.seat, None, number)
-    if four and tricks[dealer] > 2:
+        raise _tricks_problem(tricks, expected, s.seat, None, number)
+    if four and not in_whists and tricks[dealer] > 2:
         raise PulkaError("raspasy_talon_sitter_tricks", number, player=dealer, taken=tricks[dealer])
     # §7.5, §17.10: the cost of this raspasy, then advance the series
     prog = s.prog
@@ -800,26 +908,51 @@ def play_raspasy(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add
             s.series = len(prog) - 1 if s.repeat_last else 0
     else:
         cost = 1
-    low = min(counts) if s.amnesty else 0  # §7.2 amnesty, §17.8
-    mountain = s.mountain
     zero_order = s.zero_order[dealer]
-    for p in zero_order + ((dealer,) if four else ()):
-        extra = tricks[p] - low
-        if extra:
-            mountain[p] += cost * extra
-            add(Entry("mountain", p, cost * extra, None, "raspasy", extra))
-    for p in zero_order:  # §7.3 / §17.9: first hand first
-        if tricks[p] == 0:
-            if s.zero_pool:
-                write_pool(s, p, cost, (), dealer, add)
-            else:
-                write_off(s, p, cost, "raspasy_zero", None, add)
+    if in_whists:  # conventions.md §23: the fewest tricks write c·k a trick of the others
+        low = min(counts)
+        lows = [p for p in zero_order if tricks[p] == low]
+        # Three players hold 10 tricks, so at most two share the minimum, and then the third
+        # holds 10 − 2m, an even number: the halves are whole.
+        shared = len(lows) == 2
+        rate = s.raspasy_rate * cost
+        whists = s.whists
+        reason = "raspasy_shared" if shared else "raspasy"
+        for x in lows:
+            row = whists[x]
+            for y in zero_order:
+                ty = tricks[y]
+                if ty != low:
+                    amount = rate * ty >> 1 if shared else rate * ty
+                    row[y] += amount
+                    add(Entry("whists", x, amount, y, reason, ty))
+    else:
+        low = min(counts) if s.amnesty else 0  # §7.2 amnesty, §17.8
+        mountain = s.mountain
+        for p in zero_order + ((dealer,) if four else ()):
+            extra = tricks[p] - low
+            if extra:
+                mountain[p] += cost * extra
+                add(Entry("mountain", p, cost * extra, None, "raspasy", extra))
+    # §7.3, §17.9, conventions.md §21: the zero-trick bonus, first hand first
+    mode = s.zero_mode
+    if mode != RASPASY_ZERO_NONE:
+        z = 1 if s.zero_one else cost
+        for p in zero_order:
+            if tricks[p] == 0:
+                if mode == RASPASY_ZERO_POOL:
+                    write_pool(s, p, z, (), dealer, add)
+                elif mode == RASPASY_ZERO_MOUNTAIN:
+                    write_off(s, p, z, "raspasy_zero", None, add)
+                else:  # mountain_double
+                    write_off(s, p, 2 * z, "raspasy_zero", None, add)
     return cost
 
 
 def play_misere(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add) -> None:
-    """A misère (§6): made with no trick, 10 into the pool; else 10 a trick into the mountain.
-    It ends a raspasy series (§7.5; only when made, with ``exit_only_by_made_game``).
+    """A misère (§6): made with no trick, 10 into the pool; else s·10 a trick into the
+    mountain (``game_price_multiplier``, conventions.md §18). It ends a raspasy series when
+    ``exit_by_misere`` and (made, or not ``exit_only_by_made_game``) (conventions.md §22).
 
     Example (G5: Boris's misère fails with 3 tricks)::
 
@@ -850,14 +983,13 @@ def play_misere(s: RunningSheet, deal: Deal, number: int, dealer: str, add: Add)
         ok = False
     if not ok:
         raise _misere_tricks_problem(tricks, decl, seat, number)
-    made = True
     if taken == 0:  # §6
         write_pool(s, decl, 10, (), dealer, add)
     else:
-        made = False
-        s.mountain[decl] += 10 * taken
-        add(Entry("mountain", decl, 10 * taken, None, "misere_failed", taken))
-    if made or not s.exit_only_made:
+        loss = 10 * s.multiplier * taken
+        s.mountain[decl] += loss
+        add(Entry("mountain", decl, loss, None, "misere_failed", taken))
+    if s.exit_misere and (taken == 0 or not s.exit_only_made):  # conventions.md §22
         s.series = 0
 
 

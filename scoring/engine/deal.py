@@ -82,10 +82,14 @@ class Entry:
       ``"unfinished"`` (not written by a deal: reserved for showing the missing pool points
       of an unfinished pulka, §10.4); ``tricks`` the tricks short / taken behind it.
     - ``"write_off"``: ``amount`` written off ``player``'s mountain; ``reason`` is
-      ``"raspasy_zero"``, ``"no_one_to_help"``, ``"help_exception"`` (``other`` = the player
-      who was set on whist) or ``"help_off"``.
+      ``"raspasy_zero"`` (z, or 2z with ``raspasy_zero: mountain_double``),
+      ``"no_one_to_help"``, ``"help_exception"`` (``other`` = the player who was set on
+      whist) or ``"help_off"``.
     - ``"whists"``: ``player`` writes ``amount`` whists on ``other``; ``reason`` is
-      ``"tricks"``, ``"consolation"``, ``"half_whist"``, ``"quick_tricks"`` or ``"help"``.
+      ``"tricks"``, ``"consolation"``, ``"half_whist"``, ``"quick_tricks"``, ``"help"``, or,
+      with raspasy in whists (conventions.md §23), ``"raspasy"`` (``player`` took the fewest
+      tricks alone; ``tricks`` = the tricks ``other`` took) or ``"raspasy_shared"`` (two
+      players tied for the fewest and each writes half).
     - ``"help"``: ``player`` puts ``amount`` into ``other``'s pool (§9.2); the tenfold whists
       are a separate ``"whists"`` entry with reason ``"help"``.
 
@@ -99,6 +103,8 @@ class Entry:
         'Anna: 4 into the mountain (2 tricks short)'
         >>> str(Entry("help", "Anna", 2, "Vera"))
         "help: 2 into Vera's pool"
+        >>> str(Entry("whists", "Andrii", 20, "Oksana", "raspasy", 4))
+        'Andrii writes 20 whists on Oksana (raspasy, fewest tricks)'
     """
 
     code: str
@@ -126,6 +132,8 @@ class Entry:
                 "consolation": "consolation",
                 "half_whist": "half-whist",
                 "help": "help",
+                "raspasy": "raspasy, fewest tricks",
+                "raspasy_shared": "raspasy, fewest tricks, shared",
                 "quick_tricks": f"{self.tricks} quick tricks in the talon"
                 if self.tricks and self.tricks != 1
                 else "quick trick in the talon",

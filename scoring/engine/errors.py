@@ -43,6 +43,11 @@ MESSAGES: dict[str, str] = {
     "rules_pool_target_max": "rules: pool_target must be at most %(high)s",
     "rules_raspasy_step_max": "rules: a raspasy_progression step must be at most %(high)s",
     "rules_raspasy_steps_max": "rules: raspasy_progression has at most %(high)s steps",
+    # --- presets and the options of rules/conventions.md (§A, §B, §25) ---
+    "rules_preset": "rules: preset may not be %(value)s: it is one of %(allowed)s",
+    "rules_game_price_multiplier": "rules: game_price_multiplier must be 1 or 2",
+    "rules_raspasy_whist_rate": "rules: raspasy_whist_rate must be a positive whole number",
+    "rules_raspasy_whist_rate_max": "rules: raspasy_whist_rate must be at most %(high)s",
     # --- the shape of a deal (spec "A deal") ---
     "deal_not_object": "a deal must be an object",
     "kind_missing": "a deal needs a kind: 'game', 'misere' or 'raspasy'",
@@ -57,6 +62,10 @@ MESSAGES: dict[str, str] = {
     "dealer_unknown": "unknown player '%(player)s' as dealer",
     "talon_sitter_declares": "%(player)s deals and sits out on the talon, so cannot declare",
     "closed": "the pulka is closed: every pool reached %(target)s",
+    "closed_sum": (
+        "the pulka is closed: the pools add up to %(total)s, the end is %(needed)s "
+        "(%(target)s a player)"
+    ),
     # --- contracts (§1.2) ---
     "contract_missing": "a game needs a contract such as '7H'",
     "contract_type": "contract must be a level and a suit such as '7H' or '10NT', not %(value)s",
@@ -100,6 +109,10 @@ MESSAGES: dict[str, str] = {
     "raspasy_talon_sitter_tricks": (
         "%(player)s deals and sits on the talon, so takes at most 2 tricks on raspasy, "
         "not %(taken)s"
+    ),
+    "raspasy_whists_dealer_tricks": (
+        "the dealer %(player)s took %(taken)s tricks; with raspasy in whists the talon is "
+        "not played"
     ),
     "misere_tricks_missing": "a misère needs the tricks %(player)s took",
     "misere_tricks_other": "misère tricks list only the declarer (%(declarer)s), not %(player)s",

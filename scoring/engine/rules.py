@@ -1,16 +1,30 @@
-"""Convention options and the level tables (rules/sochi.md §1.2, §2.1, §14, §17).
+"""Convention options and the level tables (rules/sochi.md §1.2, §2.1, §14, §17;
+rules/conventions.md §A–§B, readings 18–25).
 
 :class:`Rules` holds one field per key of the ``rules`` object of spec/pulka-json.md, each
-with its Sochi default (§14). The game's fixed tables live here too: the value of a level
-V(L) = 2·(L − 5) (§1.2) and the defenders' obligation D(L) (§2.1), which the option
-``ten_checked`` changes to D(10) = 0 (§17.5).
+with its Sochi default (§14), and ``preset``, the named convention it started from. The
+game's fixed tables live here too: the value of a level V(L) = 2·(L − 5) (§1.2) and the
+defenders' obligation D(L) (§2.1), which the option ``ten_checked`` changes to D(10) = 0
+(§17.5).
 
 Strictness (§17.17): an unknown key, a boolean where a number is expected (or the reverse),
 ``pool_point_value`` other than 10/20, or a ``raspasy_progression`` that is not a list of
 positive whole numbers is a :class:`~scoring.engine.errors.PulkaError` whose message starts
-with ``rules:``.
+with ``rules:``. conventions.md §25 adds: ``preset`` one of :data:`PRESETS`;
+``game_price_multiplier`` the whole number 1 or 2 (not 1.0, not true); the new booleans JSON
+booleans; the new words only from the table of §B.
 
-Bounds. §14 allows "any positive integer" as the pool target and leaves the raspasy
+Presets (conventions.md §A). :func:`rules_from_dict` resolves a ``rules`` object in three
+layers: the Sochi defaults, then the values of its ``preset`` (:data:`PRESET_VALUES`), then
+every key given explicitly. :func:`preset_rules` does the same from Python. The ``Rules``
+constructor itself does not apply a preset: ``preset`` is then only the name echoed.
+
+Bounds. §B allows "any positive integer" as ``raspasy_whist_rate`` (c); the engine bounds it
+to what a club could mean: 1 to :data:`RASPASY_WHIST_RATE_MAX` (100). Rostov tables write 5
+whists a trick, some 10; a rate of 100 already writes 900 whists on one raspasy. Above it the
+error is ``rules_raspasy_whist_rate_max`` with the bound as ``high``.
+
+More bounds. §14 allows "any positive integer" as the pool target and leaves the raspasy
 progression open; the engine bounds both to what a club could mean, so that no agreed
 convention makes a result too large to keep (scoring.models.PulkaResultCache):
 
@@ -33,17 +47,36 @@ from typing import Any
 
 from .errors import PulkaError
 from .words import (
+    CONSOLATION_ALL_OPPONENTS,
+    CONSOLATION_AMOUNT_PRICE,
+    CONSOLATION_AMOUNT_TEN,
     CONSOLATION_WHISTERS,
     DUTY1_SECOND,
+    GAME_PRICE_MULTIPLIERS,
     HALF_WHIST_LEVELS,
     HELP_EXCEPTION_WRITE_OFF,
     LEVELS,
+    LONE_WHISTER_GENTLEMAN_ON_SET,
     LONE_WHISTER_GREEDY,
     OPTION_CHOICES,
+    POOL_END_EACH,
+    POOL_END_SUM,
     POOL_POINT_VALUES,
+    PRESET_LENINGRAD,
+    PRESET_ROSTOV,
+    PRESET_SOCHI,
+    PRESETS,
+    PROGRESSION_END_REPEAT_LAST,
     PROGRESSION_END_RESET,
+    RASPASY_SCORING_MOUNTAIN,
+    RASPASY_SCORING_WHISTS,
     RASPASY_ZERO_MOUNTAIN,
+    RASPASY_ZERO_POOL,
+    RASPASY_ZERO_UNIT_COST,
+    RASPASY_ZERO_UNIT_ONE,
     WHIST_PENALTY_FULL,
+    WHIST_PENALTY_HALF,
+    WHISTER_SHORTFALL_OWN,
     WHISTER_SHORTFALL_PAIR,
 )
 
@@ -51,14 +84,17 @@ __all__ = [
     "CHOICES",
     "OBLIGATION",
     "POOL_TARGET_MAX",
+    "PRESET_VALUES",
     "QUOTA",
     "RASPASY_STEPS_MAX",
     "RASPASY_STEP_MAX",
+    "RASPASY_WHIST_RATE_MAX",
     "RULE_KEYS",
     "VALUE",
     "Rules",
     "contract_value",
     "obligation",
+    "preset_rules",
     "rules_from_dict",
     "rules_to_dict",
 ]
@@ -69,6 +105,8 @@ POOL_TARGET_MAX = 1000
 RASPASY_STEP_MAX = 100
 #: The most steps a raspasy progression may have (§7.5, §17.10).
 RASPASY_STEPS_MAX = 10
+#: The highest ``raspasy_whist_rate`` c (conventions.md §23; bounded, see the module's docstring).
+RASPASY_WHIST_RATE_MAX = 100
 
 #: The allowed values of the option keys that take a word (§14), from the engine's words.
 CHOICES: dict[str, tuple[str, ...]] = OPTION_CHOICES
@@ -82,6 +120,8 @@ _BOOLEANS = (
     "mountain_floor_zero",
     "help",
     "help_excludes_talon_sitter",
+    "exit_by_unplayed_game",
+    "exit_by_misere",
 )
 
 
@@ -120,8 +160,21 @@ class Rules:
     pool_point_value: int = POOL_POINT_VALUES[0]
     whister_shortfall: str = WHISTER_SHORTFALL_PAIR
     raspasy_progression_end: str = PROGRESSION_END_RESET
+    # --- conventions.md §B, in the order of the spec table ---
+    game_price_multiplier: int = GAME_PRICE_MULTIPLIERS[0]
+    pool_end: str = POOL_END_EACH
+    raspasy_zero_unit: str = RASPASY_ZERO_UNIT_COST
+    exit_by_unplayed_game: bool = True
+    exit_by_misere: bool = True
+    raspasy_scoring: str = RASPASY_SCORING_MOUNTAIN
+    raspasy_whist_rate: int = 5
+    consolation_amount: str = CONSOLATION_AMOUNT_PRICE
+    #: The named convention these rules were resolved from (§A); echoed last in the output.
+    preset: str = PRESET_SOCHI
 
     def __post_init__(self) -> None:
+        if type(self.preset) is not str or self.preset not in PRESETS:
+            raise PulkaError("rules_preset", value=self.preset, allowed=PRESETS)
         t = self.pool_target
         if type(t) is not int or t <= 0:
             raise PulkaError("rules_pool_target")
@@ -151,22 +204,88 @@ class Rules:
         object.__setattr__(self, "raspasy_progression", tuple(prog))
         if type(self.pool_point_value) is not int or self.pool_point_value not in POOL_POINT_VALUES:
             raise PulkaError("rules_pool_point_value")
+        s = self.game_price_multiplier
+        if type(s) is not int or s not in GAME_PRICE_MULTIPLIERS:
+            raise PulkaError("rules_game_price_multiplier")
+        c = self.raspasy_whist_rate
+        if type(c) is not int or c <= 0:
+            raise PulkaError("rules_raspasy_whist_rate")
+        if c > RASPASY_WHIST_RATE_MAX:
+            raise PulkaError("rules_raspasy_whist_rate_max", high=RASPASY_WHIST_RATE_MAX)
 
 
-#: Every key of the ``rules`` object, in the order of the spec table.
+#: Every key of the ``rules`` object, in the order of the spec table, ``preset`` last.
 RULE_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Rules))
+
+#: The values each preset sets over the Sochi defaults (conventions.md §A, the bold cells).
+PRESET_VALUES: dict[str, dict[str, Any]] = {
+    PRESET_SOCHI: {},
+    PRESET_LENINGRAD: {
+        "consolation": CONSOLATION_ALL_OPPONENTS,
+        "lone_whister": LONE_WHISTER_GENTLEMAN_ON_SET,
+        "whist_penalty": WHIST_PENALTY_HALF,
+        "game_price_multiplier": 2,
+        "quick_tricks": False,
+        "whister_shortfall": WHISTER_SHORTFALL_OWN,
+        "raspasy_amnesty": False,
+        "raspasy_zero": RASPASY_ZERO_POOL,
+        "raspasy_progression": (2, 4, 6),
+        "raspasy_progression_end": PROGRESSION_END_REPEAT_LAST,
+        "exit_only_by_made_game": True,
+        "exit_by_unplayed_game": False,
+        "exit_by_misere": False,
+        "help": False,
+        "pool_point_value": 20,
+        "pool_end": POOL_END_SUM,
+    },
+    PRESET_ROSTOV: {
+        "consolation": CONSOLATION_ALL_OPPONENTS,
+        "consolation_amount": CONSOLATION_AMOUNT_TEN,
+        "lone_whister": LONE_WHISTER_GENTLEMAN_ON_SET,
+        "whist_penalty": WHIST_PENALTY_HALF,
+        "quick_tricks": False,
+        "whister_shortfall": WHISTER_SHORTFALL_OWN,
+        "raspasy_scoring": RASPASY_SCORING_WHISTS,
+        "raspasy_zero": RASPASY_ZERO_POOL,
+        "raspasy_zero_unit": RASPASY_ZERO_UNIT_ONE,
+    },
+}
+
+
+def preset_rules(preset: str = PRESET_SOCHI, **explicit: Any) -> Rules:
+    """The rules of a preset with some keys set explicitly (conventions.md §A): the Sochi
+    defaults, then the preset's values, then ``explicit``.
+
+    Example (Leningrad to 30, but with help)::
+
+        >>> r = preset_rules("leningrad", pool_target=30, help=True)
+        >>> r.preset, r.pool_target, r.help, r.game_price_multiplier, r.pool_end
+        ('leningrad', 30, True, 2, 'sum')
+        >>> preset_rules("moscow")
+        Traceback (most recent call last):
+        ...
+        scoring.engine.errors.PulkaError: rules: preset may not be 'moscow': \
+it is one of 'sochi', 'leningrad', 'rostov'
+    """
+    if type(preset) is not str or preset not in PRESET_VALUES:
+        raise PulkaError("rules_preset", value=preset, allowed=PRESETS)
+    return Rules(**{**PRESET_VALUES[preset], **explicit, "preset": preset})
 
 
 def rules_from_dict(data: Mapping[str, Any] | None) -> Rules:
     """Read a (possibly partial) pulka/1 ``rules`` object strictly (§14, §17.16–17).
 
-    Omitted keys take the Sochi default; unknown keys and wrong types raise PulkaError.
+    Omitted keys take the value of the ``preset`` (conventions.md §A), or else the Sochi
+    default; unknown keys and wrong types raise PulkaError.
 
-    Example (a Leningrad-flavoured pulka to 30)::
+    Example (a Leningrad-flavoured pulka to 30, and the Rostov preset with a rate of 10)::
 
         >>> r = rules_from_dict({"pool_target": 30, "raspasy_progression": [1, 2, 4]})
         >>> r.pool_target, r.raspasy_progression, r.help
         (30, (1, 2, 4), True)
+        >>> r = rules_from_dict({"preset": "rostov", "raspasy_whist_rate": 10})
+        >>> r.raspasy_scoring, r.raspasy_whist_rate, r.consolation_amount
+        ('whists', 10, 'ten')
         >>> rules_from_dict({"pool_target": True})
         Traceback (most recent call last):
         ...
@@ -185,6 +304,8 @@ def rules_from_dict(data: Mapping[str, Any] | None) -> Rules:
             if key == "half_whist_levels":
                 raise PulkaError("rules_half_whist_levels")
             raise PulkaError("rules_raspasy_progression")
+    if "preset" in values:
+        return preset_rules(**values)
     return Rules(**values)
 
 
@@ -195,7 +316,9 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
 
         >>> d = rules_to_dict(Rules(pool_target=10))
         >>> d["pool_target"], d["half_whist_levels"], d["raspasy_progression"], len(d)
-        (10, [6, 7], [], 20)
+        (10, [6, 7], [], 29)
+        >>> list(d)[-2:]
+        ['consolation_amount', 'preset']
     """
     out: dict[str, Any] = {}
     for key in RULE_KEYS:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from .rules import POOL_TARGET_MAX, RASPASY_STEP_MAX
+from .rules import POOL_TARGET_MAX, RASPASY_STEP_MAX, RASPASY_WHIST_RATE_MAX
 
 __all__ = ["pair_nets", "result_bound", "round_largest_remainder", "settle"]
 
@@ -116,29 +116,37 @@ def round_largest_remainder(
 
 def result_bound(deals: int) -> int:
     """The largest result (or pair net, §10.2) in whists any player can reach in `deals`
-    deals of a pulka whose conventions keep to the engine's bounds (rules.py).
+    deals of a pulka whose conventions keep to the engine's bounds (rules.py), under any
+    preset and option of conventions.md.
 
     R[i] = 10·(M̄ − M_eff[i]) + Σ_j (W[i][j] − W[j][i]) (§10.3), and net(i, j) is smaller
     than R's bound term by term, so one bound serves both. With S the highest raspasy step
-    (:data:`RASPASY_STEP_MAX`) and T the highest pool target (:data:`POOL_TARGET_MAX`):
+    (:data:`RASPASY_STEP_MAX`), T the highest pool target (:data:`POOL_TARGET_MAX`), c the
+    highest raspasy whist rate (:data:`RASPASY_WHIST_RATE_MAX`) and s ≤ 2 the game price
+    multiplier (conventions.md §18):
 
-    - one deal moves one player's mountain by at most m = max(100, 10·S): a ten set by all
-      ten tricks writes 10·10 (§4), a misère with ten tricks 10·10 (§6), raspasy ten tricks
-      at S (§7); a whister set, a raspasy with no trick or an excess written off moves it by
-      less (§5, §7.3, §9.2);
-    - an unfinished pool adds at most (ppv/10)·T = 2·T to M_eff (§10.4, ppv ≤ 20), so
-      |M̄ − M_eff[i]| ≤ 2·m·deals + 2·T;
-    - one deal writes at most 430 whists at the table besides help: 30 for quick tricks
+    - one deal moves one player's mountain by at most m = max(s·100, 10·S): a ten set by
+      all ten tricks writes s·10·10 (§4), a misère with ten tricks s·10·10 (§6), raspasy
+      ten tricks at S (§7, never multiplied); a whister set, a raspasy with no trick (doubled
+      at most: §21) or an excess written off moves it by less (§5, §7.3, §9.2);
+    - the pool part of M_eff, (ppv/10)·(T − P), is at most 2·T when a pool is short; under
+      ``pool_end: sum`` a pool may pass T by at most 10 points a deal (§20), so that part
+      is within 2·T + 20·deals either way (§10.4, ppv ≤ 20);
+    - one deal writes at most s·430 whists at the table besides help: 30 for quick tricks
       (§8), 10·10 for tricks (§3) and 3·100 of consolation (§4, to two whisters and the
-      4-player dealer); help is 10 whists per pool point it fills, and n ≤ 4 pools hold at
-      most T points each: at most 40·T over the pulka (§9.2).
+      4-player dealer); Rostov raspasy whists add at most 3·9·c (§23: each of three players
+      writes c a trick on at most nine tricks); help is 10 whists per pool point it fills,
+      and n ≤ 4 pools hold at most T points each: at most 40·T over the pulka (§9.2).
 
-    So |R| ≤ 10·(2·m·deals + 2·T) + 430·deals + 40·T.
+    So |R| ≤ 10·(2·(m + 20)·deals + 4·T) + (2·430 + 27·c)·deals + 40·T.
 
     Example (the bound of a pulka of 500 deals, the most a pulka may hold)::
 
         >>> result_bound(500)
-        10275000
+        12060000
     """
-    m = max(100, 10 * RASPASY_STEP_MAX)
-    return 10 * (2 * m * deals + 2 * POOL_TARGET_MAX) + 430 * deals + 40 * POOL_TARGET_MAX
+    m = max(2 * 100, 10 * RASPASY_STEP_MAX)
+    per_deal = 2 * 430 + 27 * RASPASY_WHIST_RATE_MAX
+    return (
+        10 * (2 * (m + 20) * deals + 4 * POOL_TARGET_MAX) + per_deal * deals + 40 * POOL_TARGET_MAX
+    )

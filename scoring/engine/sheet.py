@@ -2,9 +2,11 @@
 
 A :class:`Sheet` is what :func:`~scoring.engine.compute.compute_sheet` returns after
 replaying every deal: the totals, whether the pulka is closed (§9.5: every pool reached
-``pool_target``), the exact settlement (§10.3; an unfinished pulka is settled as in §10.4 with
-option ``pool_point_value``) and its largest-remainder rounding (§10.5, §17.14), plus one
-:class:`DealSnapshot` per deal with the cumulative totals after it and the entries it wrote.
+``pool_target``; under ``pool_end: sum`` the pools add up to n·T, rules/conventions.md §20,
+shown by :attr:`Sheet.pool_sum` and :attr:`Sheet.pool_sum_target`), the exact settlement
+(§10.3; an unfinished pulka is settled as in §10.4 with option ``pool_point_value``) and its
+largest-remainder rounding (§10.5, §17.14), plus one :class:`DealSnapshot` per deal with the
+cumulative totals after it and the entries it wrote.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from fractions import Fraction
 
 from .deal import Entry
 from .rules import Rules
+from .words import POOL_END_SUM
 
 __all__ = ["DealSnapshot", "Score", "Sheet"]
 
@@ -43,6 +46,11 @@ class DealSnapshot:
     whists: dict[str, dict[str, int]]
     entries: tuple[Entry, ...]
     raspasy_cost: int | None = None
+
+    @property
+    def pool_sum(self) -> int:
+        """ΣP after this deal: what ``pool_end: sum`` compares with n·T (conventions.md §20)."""
+        return sum(self.pool.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,3 +85,26 @@ class Sheet:
     result_rounded: dict[str, int]
     snapshots: tuple[DealSnapshot, ...]
     next_dealer: str
+
+    @property
+    def pool_sum(self) -> int:
+        """ΣP, the pools added up (under ``pool_end: sum`` the pulka ends at n·T, §20)."""
+        return sum(self.pool.values())
+
+    @property
+    def pool_sum_target(self) -> int | None:
+        """n·T, where the pools must add up to under ``pool_end: sum`` (conventions.md
+        §20b), else None (every pool must reach T by itself, §9.5).
+
+        Example (Leningrad to 10: A made a ten without play; "pools 10 of 30")::
+
+            >>> from scoring.engine import Deal, compute_sheet, preset_rules
+            >>> rules = preset_rules("leningrad", pool_target=10)
+            >>> sheet = compute_sheet(rules, ["A", "B", "C"],
+            ...                       [Deal("game", "A", "10NT", {"B": "pass", "C": "pass"})])
+            >>> sheet.pool_sum, sheet.pool_sum_target, sheet.closed
+            (10, 30, False)
+        """
+        if self.rules.pool_end != POOL_END_SUM:
+            return None
+        return len(self.players) * self.rules.pool_target

@@ -16,7 +16,11 @@ CASES = ROOT / "tests" / "data" / "cases"
 
 GOOD = sorted(
     p
-    for p in [*CASES.glob("G*.json"), *(CASES / "options").glob("*.json")]
+    for p in [
+        *CASES.glob("G*.json"),
+        *(CASES / "options").glob("*.json"),
+        *(CASES / "presets").glob("*.json"),
+    ]
     if not p.name.endswith(".expected.json")
 )
 BAD = sorted((CASES / "bad").glob("*.json"))
@@ -43,7 +47,8 @@ def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
 
 
 def test_the_case_directories_are_not_empty():
-    assert len(GOOD) >= 12
+    assert len(GOOD) >= 16
+    assert any(p.parent.name == "presets" for p in GOOD)
     assert len(BAD) >= 4
 
 
@@ -132,3 +137,27 @@ def test_cli_fails_with_status_2_and_one_error_line(args, stdin, fragment):
     assert len(lines) == 1
     assert lines[0].startswith("error: ")
     assert fragment in lines[0]
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in GOOD if p.parent.name == "presets"], ids=lambda p: p.stem
+)
+def test_cli_scores_every_preset_case(path):
+    done = run_cli(str(path))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == expected_of(path)
+
+
+def test_cli_entries_explain_rostov_raspasy_in_whists():
+    done = run_cli("--entries", str(CASES / "presets" / "R1-raspasy-whists-help.json"))
+    assert done.returncode == 0, done.stderr
+    deals = json.loads(done.stdout)["deals"]
+    assert deals[1]["entries"] == [
+        "A writes 10 whists on C (raspasy, fewest tricks, shared)",
+        "B writes 10 whists on C (raspasy, fewest tricks, shared)",
+    ]
+    assert deals[2]["entries"] == [
+        "A writes 10 whists on B (raspasy, fewest tricks)",
+        "A writes 40 whists on C (raspasy, fewest tricks)",
+        "A: 1 into the pool",
+    ]

@@ -44,6 +44,16 @@ SPEC_KEYS = [
     "pool_point_value",
     "whister_shortfall",
     "raspasy_progression_end",
+    # rules/conventions.md §B, then the preset (spec: "echoes preset and every resolved key")
+    "game_price_multiplier",
+    "pool_end",
+    "raspasy_zero_unit",
+    "exit_by_unplayed_game",
+    "exit_by_misere",
+    "raspasy_scoring",
+    "raspasy_whist_rate",
+    "consolation_amount",
+    "preset",
 ]
 
 

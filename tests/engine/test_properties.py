@@ -61,10 +61,13 @@ def deal_st(draw, players: tuple[str, ...], dealer: str, rules: Rules, override:
     kind = draw(st.sampled_from(("game", "game", "game", "misere", "raspasy")))
     dealer_key = dealer if override else None
     if kind == "raspasy":
-        sitter = draw(st.integers(0, 2)) if n == 4 else None
+        # With raspasy in whists the 4-player dealer takes no trick (conventions.md §23); he
+        # is listed with 0 or left out.
+        in_whists = rules.raspasy_scoring == "whists"
+        sitter = (0 if in_whists else draw(st.integers(0, 2))) if n == 4 else None
         counts = split_draw(draw, 10 - (sitter or 0), 3)
         tricks = dict(zip(active, counts, strict=True))
-        if n == 4:
+        if n == 4 and not (in_whists and draw(st.booleans())):
             tricks[dealer] = sitter
         return Deal("raspasy", tricks=tricks, dealer=dealer_key)
     declarer = draw(st.sampled_from(active))
