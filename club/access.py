@@ -13,7 +13,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import CharField, OuterRef, Subquery, Value
 from django.http import Http404, HttpRequest
 
-from club.models import ROLE_RANK, Club, Membership, Role
+from club.models import ROLE_RANK, Club, Membership, Player, Role
+from club.selectors import display_name
 
 
 class LoginRequired(Exception):
@@ -36,6 +37,9 @@ class ClubMoved(Exception):
 class ClubAccess:
     club: Club
     role: str | None  # None: a visitor of a public club
+    # How the club's pages name the visitor (club.selectors.display_names), when the gate
+    # read it with the club: a member's answer to his own entry then needs no query for it.
+    viewer: tuple[int, str] | None = None
 
     @property
     def can_record(self) -> bool:
@@ -62,16 +66,27 @@ def member_role(user, club: str = "pk") -> Subquery | Value:
     return Subquery(roles.values("role")[:1], output_field=CharField())
 
 
+def member_name(user, club: str = "pk") -> Subquery | Value:
+    """The name of the user's roster player in the query's club, as an annotation (None: no
+    player of that club is linked to his account)."""
+    if not user.is_authenticated:
+        return Value(None, output_field=CharField())
+    players = Player.objects.filter(club=OuterRef(club), user=user.pk).order_by()
+    return Subquery(players.values("name")[:1], output_field=CharField())
+
+
 def get_club_for_user(request: HttpRequest, slug: str, *, role: str | None = None) -> ClubAccess:
     """Resolve the club of the URL for this user, or raise 404/403/LoginRequired.
 
     `role` is the least role the view needs (None: reading). Superusers act as owners.
     """
-    club = Club.objects.filter(slug=slug).annotate(member_role=member_role(request.user)).first()
+    user = request.user
+    clubs = Club.objects.filter(slug=slug)
+    club = clubs.annotate(member_role=member_role(user), member_name=member_name(user)).first()
     if club is None:
         moved_to(request, slug)
         raise Http404
-    return club_access(request, club, club.member_role, role=role)
+    return club_access(request, club, club.member_role, role=role, name=club.member_name)
 
 
 def moved_to(request: HttpRequest, slug: str) -> None:
@@ -92,10 +107,21 @@ def moved_to(request: HttpRequest, slug: str) -> None:
 
 
 def club_access(
-    request: HttpRequest, club: Club, member_role: str | None, *, role: str | None = None
+    request: HttpRequest,
+    club: Club,
+    member_role: str | None,
+    *,
+    role: str | None = None,
+    name: str | None = None,
 ) -> ClubAccess:
-    """The gate's decision for a club already read with the user's role in it (see above)."""
+    """The gate's decision for a club already read with the user's role in it (see above).
+
+    `name`: the user's roster name there, when the query read it (member_name).
+    """
     user = request.user
+    viewer = None
+    if user.is_authenticated and member_role is not None:
+        viewer = (user.pk, display_name(name, user.get_full_name(), member_role))
     if user.is_authenticated and user.is_superuser:
         member_role = Role.OWNER
     if member_role is None and not club.is_public:
@@ -105,4 +131,4 @@ def club_access(
             raise LoginRequired
         if member_role is None or ROLE_RANK[member_role] < ROLE_RANK[role]:
             raise PermissionDenied
-    return ClubAccess(club=club, role=member_role)
+    return ClubAccess(club=club, role=member_role, viewer=viewer)

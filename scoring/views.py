@@ -83,7 +83,7 @@ def _who(access: ClubAccess, user_ids: list[int | None]) -> dict[int, str] | Non
     public club, who sees no names; members see display names, never login names)."""
     if access.role is None:
         return None
-    return club_selectors.display_names(access.club, user_ids)
+    return club_selectors.display_names(access.club, user_ids, known=access.viewer)
 
 
 def _log(
