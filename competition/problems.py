@@ -45,15 +45,16 @@ MESSAGES: dict[str, str] = {
     "player_withdrawn": "player %(player)s has withdrawn but sits at table %(table)s",
     "player_unknown": "player %(player)s at table %(table)s is not entered",
     "table_size": "table %(table)s has %(size)s players: a table has 3 or 4",
+    "table_players": "a table has 3 or 4 players, not %(size)s",
     "table_sizes": "%(players)s players sit at tables of %(expected)s, not %(found)s",
     "byes": "%(expected)s players should sit out this round, not %(found)s",
     "first_dealer": "the first dealer of table %(table)s does not sit at it",
     "table_number_twice": "two tables are numbered %(table)s",
     "team_size": "team %(team)s has %(size)s players: a team has 3 to 5",
     # --- warnings on a draft (it may still be published) ---
-    "met_before": "players %(first)s and %(second)s meet for the %(times)s time",
+    "met_before": "players %(first)s and %(second)s meet again (%(times)s times in all)",
     "met_last_round": "players %(first)s and %(second)s met in the last round too",
-    "three_again": "player %(player)s sits at a table of 3 for the %(times)s time",
+    "three_again": "player %(player)s sits at a table of 3 again (%(times)s times in all)",
     "teammates_together": "teammates %(first)s and %(second)s sit at table %(table)s",
     "same_club_together": "players %(first)s and %(second)s of one club sit at table %(table)s",
     # --- the scoring rules ---

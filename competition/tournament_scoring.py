@@ -185,7 +185,7 @@ class PlacePoints:
         """Each player's points at one table from the results there."""
         size = len(whists)
         if size not in (3, 4):
-            raise TournamentError("table_size", table="", size=size)
+            raise TournamentError("table_players", size=size)
         base = self.four if size == 4 else self.three
         in_plus = sum(result > 0 for result in whists.values())
 
