@@ -72,6 +72,7 @@ test-browser: messages
 bench: install
 	$(PY) bench/engine.py
 	$(PY) bench/entry.py
+	$(PY) bench/tournament.py
 	@if url=$$(.ci/postgres-url); then $(PY) bench/league.py && \
 	  TEST_DATABASE_URL="$$url" $(PY) bench/load.py; \
 	else echo "SKIPPED: bench/league.py and bench/load.py need PostgreSQL"; fi
