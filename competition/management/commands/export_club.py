@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from club.commands import write_json
 from club.models import Club
 from competition import backup
 
@@ -26,15 +25,4 @@ class Command(BaseCommand):
         club = Club.objects.filter(slug=slug).first()
         if club is None:
             raise CommandError(_("There is no club %(slug)s.") % {"slug": slug})
-        text = json.dumps(backup.club_document(club), indent=1, ensure_ascii=False)
-        if output is None:
-            self.stdout.write(text)
-            return
-        try:
-            with open(output, "w", encoding="utf-8") as f:
-                f.write(text + "\n")
-        except OSError as exc:
-            raise CommandError(
-                _("Cannot write %(file)s: %(problem)s")
-                % {"file": output, "problem": exc.strerror or exc}
-            ) from exc
+        write_json(self, backup.club_document(club), output, indent=1)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from club.commands import write_json
 from scoring import exchange
 from scoring.models import Pulka
 
@@ -27,15 +26,4 @@ class Command(BaseCommand):
         except Pulka.DoesNotExist as exc:
             raise CommandError(_("There is no pulka %(id)s.") % {"id": pulka_id}) from exc
         document = exchange.sheet_document(pulka) if sheet else exchange.pulka_document(pulka)
-        text = json.dumps(document, indent=2, ensure_ascii=False)
-        if output is None:
-            self.stdout.write(text)
-            return
-        try:
-            with open(output, "w", encoding="utf-8") as f:
-                f.write(text + "\n")
-        except OSError as exc:
-            raise CommandError(
-                _("Cannot write %(file)s: %(problem)s")
-                % {"file": output, "problem": exc.strerror or exc}
-            ) from exc
+        write_json(self, document, output, indent=2)
