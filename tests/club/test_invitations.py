@@ -280,8 +280,8 @@ def test_the_list_shows_who_accepted_each_link_and_when(as_persona, club_a, owne
 
     text = html(as_persona("owner").get(LIST))
 
-    pending = text.split('id="pending-invitations"')[1].split("</table>")[0]
-    assert "1 / 3" in pending
+    pending = text.split('id="pending-invitations"')[1].split("</ul>")[0]
+    assert "used 1 / 3" in pending
     assert "zoya" in pending
     past = text.split('id="past-invitations"')[1].split("</table>")[0]
     assert "Vasyl" in past
