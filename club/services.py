@@ -13,15 +13,18 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.errors import ServiceError
 from club.models import (
+    ClaimStatus,
     Club,
     ClubSlug,
     Membership,
     MembershipAction,
     MembershipEvent,
+    NameClaim,
     Player,
     Role,
 )
@@ -231,6 +234,10 @@ def member_remove(*, membership: Membership, actor: AbstractBaseUser | None = No
         actor=actor,
         subject=membership.user,
         role=membership.role,
+    )
+    # His requests for a roster name go with him: nobody is left to approve them for.
+    NameClaim.objects.filter(club=club, user=membership.user, status=ClaimStatus.PENDING).update(
+        status=ClaimStatus.DECLINED, decided_at=timezone.now()
     )
     membership.delete()
 

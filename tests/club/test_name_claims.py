@@ -350,3 +350,13 @@ def test_a_request_of_someone_who_left_cannot_be_approved(club_a, claim, owner, 
 
     with pytest.raises(invitations.ClubError, match="no longer a member"):
         invitations.name_claim_decide(claim=claim, actor=owner, approve=True)
+
+
+def test_removing_a_member_declines_his_waiting_request(club_a, claim, owner, player):
+    from club import services
+    from club.models import Membership
+
+    services.member_remove(membership=Membership.objects.get(club=club_a, user=player), actor=owner)
+
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.DECLINED
