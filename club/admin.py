@@ -4,7 +4,16 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from club import selectors, services
-from club.models import Club, ClubSlug, Membership, Player, RosterMerge
+from club.models import (
+    Club,
+    ClubSlug,
+    Invitation,
+    Membership,
+    MembershipEvent,
+    NameClaim,
+    Player,
+    RosterMerge,
+)
 
 
 class MembershipInline(admin.TabularInline):
@@ -95,4 +104,46 @@ class RosterMergeAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+# Invitations, roster name requests and the membership history: for staff to look at.
+# Links are made, accepted and revoked on the site (club.invitations writes the history),
+# so the admin only reads them; the history is never edited.
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(Invitation)
+class InvitationAdmin(ReadOnlyAdmin):
+    # Not the verifier: the admin is no place to copy a working link from.
+    fields = [
+        "club", "role", "player", "created_by", "created_at", "expires_at",
+        "max_uses", "uses", "revoked_at", "revoked_by",
+    ]  # fmt: skip
+    list_display = ["club", "role", "player", "uses", "max_uses", "expires_at", "revoked_at"]
+    list_filter = ["role"]
+    search_fields = ["club__name", "player__name"]
+
+
+@admin.register(NameClaim)
+class NameClaimAdmin(ReadOnlyAdmin):
+    list_display = ["club", "user", "player", "status", "created_at", "decided_at"]
+    list_filter = ["status"]
+    search_fields = ["club__name", "player__name", "user__username"]
+
+
+@admin.register(MembershipEvent)
+class MembershipEventAdmin(ReadOnlyAdmin):
+    list_display = ["at", "club", "action", "actor", "subject", "role", "detail"]
+    list_filter = ["action"]
+    search_fields = ["club__name", "detail"]
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False

@@ -7,7 +7,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from club import selectors
+from club import invitations, params, selectors
 from club.models import Club, Player, Role
 
 SLUG_MAX = Club._meta.get_field("slug").max_length
@@ -147,3 +147,53 @@ class PlayerEditForm(forms.Form):
                 _("There is no user called %(username)s."), params={"username": username}
             )
         return user
+
+
+# Invitations and roster names
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.PLAYER)
+    player = params.ModelChoiceField(
+        label=_("For the roster name"),
+        queryset=Player.objects.none(),
+        required=False,
+        empty_label=_("anyone (no roster name)"),
+        help_text=_("Accepting the link links his account to this name."),
+    )
+    valid_days = params.IntegerField(
+        label=_("Valid for (days)"),
+        min_value=1,
+        max_value=invitations.MAX_VALID_DAYS,
+        initial=invitations.DEFAULT_VALID_DAYS,
+    )
+    max_uses = params.IntegerField(
+        label=_("How many people may use it"),
+        min_value=1,
+        max_value=invitations.MAX_USES,
+        initial=1,
+        help_text=_("1 for one person; more for a link the whole club may join by."),
+    )
+
+    def __init__(self, *args, club: Club, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = selectors.unclaimed_players(club)
+
+
+class NameClaimForm(forms.Form):
+    player = params.ModelChoiceField(
+        label=_("Your name on the roster"),
+        queryset=Player.objects.none(),
+        empty_label=None,
+    )
+
+    def __init__(self, *args, club: Club, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = selectors.unclaimed_players(club)
+
+
+class ClaimDecisionForm(forms.Form):
+    decision = forms.ChoiceField(
+        choices=[("approve", _("Approve")), ("decline", _("Decline"))],
+        error_messages={"required": _("Approve or decline the request.")},
+    )

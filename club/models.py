@@ -202,3 +202,198 @@ class RosterMerge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.removed_name} -> {self.kept_name}"
+
+
+class Invitation(models.Model):
+    """A link an owner hands out: whoever opens it may join the club with `role`.
+
+    The link is /join/<selector><verifier>/. The selector finds the row (unique, indexed);
+    the verifier is compared in constant time (club.invitations.find_invitation), so a
+    forged link learns nothing from the time the answer takes. Both are kept as they are,
+    not hashed: the owner must be able to show the link and its QR code again until it
+    is used up, as the issue asks, like a session key that Django keeps in its table.
+
+    Bound to `player`, the link is for one roster name: accepting links the account to it.
+    A bound link is for one person, so it has one use.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.PLAYER)
+    # Deleted with the roster name (a roster merge folds it into another): a link for a
+    # name that is gone would link nobody; the history keeps that it was made.
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        verbose_name=_("roster name"),
+    )
+    selector = models.CharField(max_length=16, unique=True, editable=False)
+    verifier = models.CharField(max_length=64, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    expires_at = models.DateTimeField(_("valid until"))
+    max_uses = models.PositiveIntegerField(_("uses"), default=1)
+    uses = models.PositiveIntegerField(_("used"), default=0)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(max_uses__gte=1), name="club_invitation_max_uses_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(uses__lte=models.F("max_uses")),
+                name="club_invitation_uses_within_max",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(player__isnull=True) | models.Q(max_uses=1),
+                name="club_invitation_bound_single_use",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.get_role_display()}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("club:invitation-accept", args=[self.token])
+
+    @property
+    def token(self) -> str:
+        return self.selector + self.verifier
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    @property
+    def is_expired(self) -> bool:
+        return self.expires_at <= timezone.now()
+
+    @property
+    def is_used_up(self) -> bool:
+        return self.uses >= self.max_uses
+
+    @property
+    def is_pending(self) -> bool:
+        """Still opens the door: neither revoked, nor expired, nor used up."""
+        return not (self.is_revoked or self.is_expired or self.is_used_up)
+
+
+class InvitationUse(models.Model):
+    """Who accepted an invitation, and when: one row per account and link."""
+
+    invitation = models.ForeignKey(Invitation, on_delete=models.CASCADE, related_name="acceptances")
+    # Kept when the account is deleted: the use was spent all the same.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["accepted_at", "id"]
+        verbose_name = _("accepted invitation")
+        verbose_name_plural = _("accepted invitations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["invitation", "user"],
+                condition=models.Q(user__isnull=False),
+                name="club_invitationuse_once_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.invitation}"
+
+
+class ClaimStatus(models.TextChoices):
+    PENDING = "pending", _("waiting")
+    APPROVED = "approved", _("approved")
+    DECLINED = "declined", _("declined")
+
+
+class NameClaim(models.Model):
+    """A member asks to be linked to an unclaimed name of the club's roster; a secretary
+    or an owner approves (club.invitations.name_claim_decide links Player.user) or declines."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="name_claims")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_claims"
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="claims", verbose_name=_("roster name")
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    status = models.CharField(
+        _("status"), max_length=16, choices=ClaimStatus.choices, default=ClaimStatus.PENDING
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("roster name request")
+        verbose_name_plural = _("roster name requests")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(status="pending"),
+                name="club_nameclaim_one_pending_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} -> {self.player}"
+
+
+class MembershipAction(models.TextChoices):
+    ADDED = "added", _("added")
+    INVITED = "invited", _("invitation link made")
+    REVOKED = "revoked", _("invitation link revoked")
+    ACCEPTED = "accepted", _("joined by a link")
+    ROLE_CHANGED = "role_changed", _("role changed")
+    REMOVED = "removed", _("removed")
+    CLAIM_REQUESTED = "claim_requested", _("asked for a roster name")
+    CLAIM_APPROVED = "claim_approved", _("roster name request approved")
+    CLAIM_DECLINED = "claim_declined", _("roster name request declined")
+
+
+class MembershipEvent(models.Model):
+    """The club's membership history: who did what to whose membership, and when.
+
+    Written by the services that change members, roles, invitations and roster names, in
+    the same transaction as the change; read by the owner (club:member-events). Names are
+    kept as text in `detail` where the row they name may be deleted later.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="membership_events")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    subject = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    action = models.CharField(_("what"), max_length=20, choices=MembershipAction.choices)
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, blank=True)
+    detail = models.CharField(_("detail"), max_length=300, blank=True)
+    at = models.DateTimeField(_("when"), default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("membership event")
+        verbose_name_plural = _("membership events")
+        indexes = [models.Index(fields=["club", "-at"], name="club_memberevent_club_at")]
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.get_action_display()}"

@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from club.models import Club, ClubSlug, Membership, Player, Role, RosterMerge
+from club.models import (
+    ClaimStatus,
+    Club,
+    ClubSlug,
+    Invitation,
+    InvitationUse,
+    Membership,
+    MembershipEvent,
+    NameClaim,
+    Player,
+    Role,
+    RosterMerge,
+)
 
 
 def public_clubs() -> QuerySet[Club]:
@@ -103,3 +116,67 @@ def display_names(
         pk: display_name(roster_name, f"{first} {last}", member_role)
         for pk, first, last, roster_name, member_role in accounts
     }
+
+
+# Invitations, roster name requests and the membership history
+
+
+def club_invitations(club: Club) -> QuerySet[Invitation]:
+    """The club's invitation links, newest first, with who accepted each and when."""
+    acceptances = InvitationUse.objects.select_related("user").order_by("accepted_at", "id")
+    return (
+        Invitation.objects.filter(club=club)
+        .select_related("player", "created_by")
+        .prefetch_related(Prefetch("acceptances", queryset=acceptances))
+    )
+
+
+def unclaimed_players(club: Club) -> QuerySet[Player]:
+    """The names on the club's roster that no account is linked to yet."""
+    return Player.objects.filter(club=club, is_active=True, user__isnull=True).order_by("name")
+
+
+def player_for_user(club: Club, user: AbstractBaseUser | AnonymousUser) -> Player | None:
+    """The roster name the account is linked to in the club, if any."""
+    if not user.is_authenticated:
+        return None
+    return Player.objects.filter(club=club, user=user).first()
+
+
+def pending_claims(club: Club) -> QuerySet[NameClaim]:
+    """The requests for a roster name that wait for a secretary's answer, oldest first."""
+    return NameClaim.objects.filter(club=club, status=ClaimStatus.PENDING).select_related(
+        "user", "player"
+    )
+
+
+@dataclass(frozen=True)
+class RosterNameState:
+    """Where a member stands with his name on a club's roster (the "your name" block)."""
+
+    player: Player | None  # the name he is linked to
+    claim: NameClaim | None  # his request waiting for an answer
+    last_declined: NameClaim | None  # his latest request, when it was declined
+    unclaimed: list[Player]  # the names he may ask for
+
+    @property
+    def can_ask(self) -> bool:
+        return self.player is None and self.claim is None and bool(self.unclaimed)
+
+
+def roster_name_state(club: Club, user: AbstractBaseUser) -> RosterNameState:
+    player = player_for_user(club, user)
+    claims = NameClaim.objects.filter(club=club, user=user).select_related("player")
+    claim = last_declined = None
+    if player is None:
+        claim = claims.filter(status=ClaimStatus.PENDING).first()
+        latest = claims.order_by("-created_at", "-id").first()
+        if latest is not None and latest.status == ClaimStatus.DECLINED:
+            last_declined = latest
+    unclaimed = list(unclaimed_players(club)) if player is None and claim is None else []
+    return RosterNameState(player, claim, last_declined, unclaimed)
+
+
+def membership_events(club: Club) -> QuerySet[MembershipEvent]:
+    """The club's membership history, newest first."""
+    return MembershipEvent.objects.filter(club=club).select_related("actor", "subject")

@@ -13,10 +13,21 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.errors import ServiceError
-from club.models import Club, ClubSlug, Membership, Player, Role
+from club.models import (
+    ClaimStatus,
+    Club,
+    ClubSlug,
+    Membership,
+    MembershipAction,
+    MembershipEvent,
+    NameClaim,
+    Player,
+    Role,
+)
 from club.names import InvalidName, name_key, normalise_name
 
 
@@ -27,6 +38,33 @@ class ClubError(ServiceError):
 def _lock_club(club: Club) -> Club:
     """Serialise the changes to one club's members (the last-owner rule needs it)."""
     return Club.objects.select_for_update().get(pk=club.pk)
+
+
+def membership_event_record(
+    *,
+    club: Club,
+    action: str,
+    actor: AbstractBaseUser | None,
+    subject: AbstractBaseUser | None = None,
+    role: str = "",
+    detail: str = "",
+) -> MembershipEvent:
+    """Write one line of the club's membership history (club.models.MembershipEvent).
+
+    Called inside the transaction of the service that made the change, so the line is
+    there exactly when the change is. `detail` is data, not a sentence (the role before a
+    change, a roster name), so the page says it in the reader's language; it is cut to its
+    column.
+    """
+    limit = MembershipEvent._meta.get_field("detail").max_length
+    return MembershipEvent.objects.create(
+        club=club,
+        action=action,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        subject=subject,
+        role=role,
+        detail=detail[:limit],
+    )
 
 
 # Clubs
@@ -50,6 +88,9 @@ def club_create(
     except IntegrityError as exc:  # the same slug, taken a moment ago
         raise taken from exc
     Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+    membership_event_record(
+        club=club, action=MembershipAction.ADDED, actor=owner, subject=owner, role=Role.OWNER
+    )
     return club
 
 
@@ -123,7 +164,11 @@ def club_update(*, club: Club, name: str, city: str, is_public: bool) -> Club:
 
 
 @transaction.atomic
-def member_add(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
+def member_add(
+    *, club: Club, user: AbstractBaseUser, role: str, actor: AbstractBaseUser | None = None
+) -> Membership:
+    """Make an account a member with a role. `actor`: who did it, for the history (None:
+    the system, as a backup restore)."""
     if role not in Role.values:
         raise ClubError(_("Choose a role."), field="role")
     _lock_club(club)
@@ -134,7 +179,11 @@ def member_add(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
             % {"user": user.get_username(), "role": existing.get_role_display()},
             field="username",
         )
-    return Membership.objects.create(club=club, user=user, role=role)
+    membership = Membership.objects.create(club=club, user=user, role=role)
+    membership_event_record(
+        club=club, action=MembershipAction.ADDED, actor=actor, subject=user, role=role
+    )
+    return membership
 
 
 def _other_owners(club: Club, membership: Membership) -> bool:
@@ -142,7 +191,9 @@ def _other_owners(club: Club, membership: Membership) -> bool:
 
 
 @transaction.atomic
-def member_set_role(*, membership: Membership, role: str) -> Membership:
+def member_set_role(
+    *, membership: Membership, role: str, actor: AbstractBaseUser | None = None
+) -> Membership:
     if role not in Role.values:
         raise ClubError(_("Choose a role."), field="role")
     club = _lock_club(membership.club)
@@ -152,13 +203,24 @@ def member_set_role(*, membership: Membership, role: str) -> Membership:
             _("%(user)s is the club's only owner: make someone else an owner first.")
             % {"user": membership.user.get_username()}
         )
+    if membership.role == role:
+        return membership
+    before = membership.role
     membership.role = role
     membership.save(update_fields=["role"])
+    membership_event_record(
+        club=club,
+        action=MembershipAction.ROLE_CHANGED,
+        actor=actor,
+        subject=membership.user,
+        role=role,
+        detail=before,  # the role it was; the history page says it in the reader's language
+    )
     return membership
 
 
 @transaction.atomic
-def member_remove(*, membership: Membership) -> None:
+def member_remove(*, membership: Membership, actor: AbstractBaseUser | None = None) -> None:
     club = _lock_club(membership.club)
     membership = Membership.objects.select_related("user").get(pk=membership.pk)
     if membership.role == Role.OWNER and not _other_owners(club, membership):
@@ -166,6 +228,17 @@ def member_remove(*, membership: Membership) -> None:
             _("%(user)s is the club's only owner and cannot be removed.")
             % {"user": membership.user.get_username()}
         )
+    membership_event_record(
+        club=club,
+        action=MembershipAction.REMOVED,
+        actor=actor,
+        subject=membership.user,
+        role=membership.role,
+    )
+    # His requests for a roster name go with him: nobody is left to approve them for.
+    NameClaim.objects.filter(club=club, user=membership.user, status=ClaimStatus.PENDING).update(
+        status=ClaimStatus.DECLINED, decided_at=timezone.now()
+    )
     membership.delete()
 
 

@@ -1,16 +1,39 @@
 from django.urls import path
 
-from club import views
+from club import invitation_views, views
 
 app_name = "club"
 
+C = "c/<slug:club_slug>/"
+
 urlpatterns = [
     path("clubs/new/", views.club_create, name="create"),
-    path("c/<slug:club_slug>/settings/", views.club_settings, name="settings"),
-    path("c/<slug:club_slug>/members/", views.member_list, name="members"),
+    path(C + "settings/", views.club_settings, name="settings"),
+    path(C + "members/", views.member_list, name="members"),
+    path(C + "members/<int:membership_id>/", views.member_update, name="member-update"),
+    path(C + "members/history/", invitation_views.member_events, name="member-events"),
+    path(C + "invitations/", invitation_views.invitation_list, name="invitations"),
     path(
-        "c/<slug:club_slug>/members/<int:membership_id>/", views.member_update, name="member-update"
+        C + "invitations/<int:invitation_id>/",
+        invitation_views.invitation_detail,
+        name="invitation-detail",
     ),
-    path("c/<slug:club_slug>/players/", views.player_list, name="players"),
-    path("c/<slug:club_slug>/players/<int:player_id>/edit/", views.player_edit, name="player-edit"),
+    path(
+        C + "invitations/<int:invitation_id>/qr.svg",
+        invitation_views.invitation_qr,
+        name="invitation-qr",
+    ),
+    path(
+        C + "invitations/<int:invitation_id>/revoke/",
+        invitation_views.invitation_revoke,
+        name="invitation-revoke",
+    ),
+    path(C + "my-name/", invitation_views.roster_name, name="roster-name"),
+    path(C + "claims/", invitation_views.name_claims, name="name-claims"),
+    path(
+        C + "claims/<int:claim_id>/", invitation_views.name_claim_decide, name="name-claim-decide"
+    ),
+    path("join/<str:token>/", invitation_views.invitation_accept, name="invitation-accept"),
+    path(C + "players/", views.player_list, name="players"),
+    path(C + "players/<int:player_id>/edit/", views.player_edit, name="player-edit"),
 ]

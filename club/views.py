@@ -122,6 +122,11 @@ def _members_page(
         notice=notice,
         error=error,
     )
+    if not wants_fragment(request):
+        # Beside the list, on the full page only: the links and the requests for a name.
+        links = selectors.club_invitations(access.club).prefetch_related(None)
+        context["pending_invitations"] = [link for link in links if link.is_pending]
+        context["claims"] = selectors.pending_claims(access.club)
     return render_page(request, "club/member_list.html", context, fragment="members")
 
 
@@ -135,7 +140,10 @@ def member_list(request: HttpRequest, club_slug: str) -> HttpResponse:
     if form.is_valid():
         try:
             membership = services.member_add(
-                club=club, user=form.cleaned_data["username"], role=form.cleaned_data["role"]
+                club=club,
+                user=form.cleaned_data["username"],
+                role=form.cleaned_data["role"],
+                actor=request.user,
             )
         except ClubError as exc:
             exc.add_to_form(form)
@@ -164,14 +172,14 @@ def member_update(request: HttpRequest, club_slug: str, membership_id: int) -> H
     removing = "remove" in request.POST
     try:
         if removing:
-            services.member_remove(membership=membership)
+            services.member_remove(membership=membership, actor=request.user)
             notice = _("%(user)s is no longer a member.") % {"user": username}
         else:
             role_form = MemberRoleForm(request.POST)
             if not role_form.is_valid():
                 raise ClubError(" ".join(role_form.errors["role"]), field="role")
             membership = services.member_set_role(
-                membership=membership, role=role_form.cleaned_data["role"]
+                membership=membership, role=role_form.cleaned_data["role"], actor=request.user
             )
             notice = _("%(user)s is now %(role)s.") % {
                 "user": username,

@@ -26,6 +26,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from club import invitations
 from club.models import Role
 from scoring import engine
 from scoring.exchange import pulka_document
@@ -163,6 +164,7 @@ class World:
     seats: dict[str, str]
     league: dict[str, str]
     document: dict = field(default_factory=dict)
+    claim: dict[str, str] = field(default_factory=dict)
 
 
 def rules_post() -> dict[str, str]:
@@ -192,6 +194,12 @@ def world(client) -> World:
     league = make_league(club)
     player = make_player(club, "Gleb")
     players = list(club.players.order_by("pk").values_list("pk", flat=True))
+    # A link bound to Gleb (accepting it links the owner to him) and a request for a name.
+    invitation = invitations.invitation_create(
+        club=club, role=Role.SECRETARY, player=player, created_by=owner
+    )
+    dana = make_player(club, "Dana")
+    claim = invitations.name_claim_create(club=club, user=secretary.user, player=dana)
     client.force_login(owner)
     return World(
         kwargs={
@@ -203,6 +211,9 @@ def world(client) -> World:
             "player_id": player.pk,
             "league_id": league.pk,
             "fmt": "csv",
+            "token": invitation.token,
+            "invitation_id": invitation.pk,
+            "claim_id": claim.pk,
         },
         deal=deal_post(
             dealer="1",
@@ -231,6 +242,7 @@ def world(client) -> World:
             "min_pulkas": "1",
         },
         document=pulka_document(pulka),
+        claim={"player": str(dana.pk)},
     )
 
 
@@ -263,6 +275,17 @@ SPECS: dict[str, Spec] = {
     "club:member-update": Spec(post={"role": "player"}, extra=("remove",)),
     "club:players": Spec(post={"name": "Ivan"}),
     "club:player-edit": Spec(post={"name": "Gleb", "username": "", "is_active": "on"}),
+    "club:invitations": Spec(
+        post={"role": "player", "player": "", "valid_days": "7", "max_uses": "1"}
+    ),
+    "club:invitation-detail": Spec(),
+    "club:invitation-qr": Spec(),
+    "club:invitation-revoke": Spec(post={}),
+    "club:invitation-accept": Spec(get=("next",), post={}),
+    "club:roster-name": Spec(post="claim"),
+    "club:name-claims": Spec(),
+    "club:name-claim-decide": Spec(post={"decision": "approve"}),
+    "club:member-events": Spec(get=("page",)),
     "scoring:club-detail": Spec(get=("page",)),
     "scoring:club-running": Spec(get=("v",)),
     "scoring:club-rules": Spec(post="rules"),
