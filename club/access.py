@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import CharField, OuterRef, Subquery, Value
+from django.db.models import CharField, IntegerField, OuterRef, Subquery, Value
 from django.http import Http404, HttpRequest
 
-from club.models import ROLE_RANK, Club, Membership, Role
+from club.models import ROLE_RANK, Club, Membership, Player, Role
 
 
 class LoginRequired(Exception):
@@ -36,6 +36,9 @@ class ClubMoved(Exception):
 class ClubAccess:
     club: Club
     role: str | None  # None: a visitor of a public club
+    # The roster player linked to the visitor's account in this club ("my profile" in the
+    # nav), read in the gate's own query; None: none, or not read on this path.
+    player_id: int | None = None
 
     @property
     def can_record(self) -> bool:
@@ -62,16 +65,28 @@ def member_role(user, club: str = "pk") -> Subquery | Value:
     return Subquery(roles.values("role")[:1], output_field=CharField())
 
 
+def member_player(user, club: str = "pk") -> Subquery | Value:
+    """The id of the user's roster player in the query's club, as an annotation; None: none."""
+    if not user.is_authenticated:
+        return Value(None, output_field=IntegerField())
+    players = Player.objects.filter(club=OuterRef(club), user=user.pk).order_by()
+    return Subquery(players.values("pk")[:1], output_field=IntegerField())
+
+
 def get_club_for_user(request: HttpRequest, slug: str, *, role: str | None = None) -> ClubAccess:
     """Resolve the club of the URL for this user, or raise 404/403/LoginRequired.
 
     `role` is the least role the view needs (None: reading). Superusers act as owners.
     """
-    club = Club.objects.filter(slug=slug).annotate(member_role=member_role(request.user)).first()
+    club = (
+        Club.objects.filter(slug=slug)
+        .annotate(member_role=member_role(request.user), member_player=member_player(request.user))
+        .first()
+    )
     if club is None:
         moved_to(request, slug)
         raise Http404
-    return club_access(request, club, club.member_role, role=role)
+    return club_access(request, club, club.member_role, role=role, player_id=club.member_player)
 
 
 def moved_to(request: HttpRequest, slug: str) -> None:
@@ -92,7 +107,12 @@ def moved_to(request: HttpRequest, slug: str) -> None:
 
 
 def club_access(
-    request: HttpRequest, club: Club, member_role: str | None, *, role: str | None = None
+    request: HttpRequest,
+    club: Club,
+    member_role: str | None,
+    *,
+    role: str | None = None,
+    player_id: int | None = None,
 ) -> ClubAccess:
     """The gate's decision for a club already read with the user's role in it (see above)."""
     user = request.user
@@ -105,4 +125,4 @@ def club_access(
             raise LoginRequired
         if member_role is None or ROLE_RANK[member_role] < ROLE_RANK[role]:
             raise PermissionDenied
-    return ClubAccess(club=club, role=member_role)
+    return ClubAccess(club=club, role=member_role, player_id=player_id)

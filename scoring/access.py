@@ -23,7 +23,10 @@ def get_pulka_for_user(
     if pulka is None:
         get_club_for_user(request, club_slug, role=role)
         raise Http404
-    return club_access(request, pulka.evening.club, pulka.member_role, role=role), pulka
+    access = club_access(
+        request, pulka.evening.club, pulka.member_role, role=role, player_id=pulka.member_player
+    )
+    return access, pulka
 
 
 def poll_unchanged(
