@@ -7,8 +7,8 @@ safe for production: DEBUG is off, cookies are secure and HTTPS is enforced unle
 
 import os
 import sys
-from urllib.parse import parse_qs, unquote, urlsplit
 from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
