@@ -106,4 +106,3 @@ def set_language(request: HttpRequest) -> HttpResponse:
     ):
         services.account_set_language(user=request.user, language=language)
     return response
-

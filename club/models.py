@@ -215,9 +215,7 @@ class AccountSettings(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_settings"
     )
     # Empty: as the browser asks (Accept-Language), or the last language picked on the page.
-    language = models.CharField(
-        _("language"), max_length=8, blank=True, choices=settings.LANGUAGES
-    )
+    language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
 
     class Meta:
         verbose_name = _("account settings")

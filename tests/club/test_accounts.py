@@ -256,7 +256,7 @@ def test_the_password_change_page_needs_a_login_and_changes_it(client):
 
     user = make_user()
     client.force_login(user)
-    assert "id=\"account-page\"" in client.get("/accounts/password/change/").content.decode()
+    assert 'id="account-page"' in client.get("/accounts/password/change/").content.decode()
     response = client.post(
         "/accounts/password/change/",
         {"oldpassword": PASSWORD, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
