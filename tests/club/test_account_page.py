@@ -5,7 +5,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
-from club.models import AccountSettings, Membership, Player, Role
+from club.models import AccountSettings, Membership, Role
 from tests.club.helpers import (
     assert_fragment,
     assert_full_page,
@@ -239,7 +239,8 @@ def test_the_only_owner_of_a_club_with_members_cannot_delete_the_account(client,
     page = html(client.get(DELETE))
     response = client.post(DELETE, {"password": PASSWORD})
 
-    assert 'id="ownerless"' in page and "Сочинка" in page
+    assert 'id="ownerless"' in page
+    assert "Сочинка" in page
     assert response.status_code == 200
     assert "You are the only owner of Сочинка" in html(response)
     assert get_user_model().objects.filter(pk=olena.pk).exists()

@@ -63,7 +63,8 @@ def test_the_eleventh_attempt_is_refused_even_with_the_right_password(client, an
     assert not logged_in(client)
     # The login page again, not a bare error page: the form, the login kept, the reason.
     assert 'action="/accounts/login/"' in html
-    assert 'name="login"' in html and 'value="anna"' in html
+    assert 'name="login"' in html
+    assert 'value="anna"' in html
     assert LOCKED in html
     assert "try again in 15 minutes" in html
     assert WRONG not in html
