@@ -110,3 +110,13 @@ def test_another_clubs_roster_name_is_not_my_profile_here(client, petro):
     client.force_login(petro)
 
     assert 'id="nav-my-profile"' not in html(client.get("/c/sochi/"))
+
+
+def test_a_player_without_a_roster_name_is_told_how_to_get_one_on_the_club_page(client, petro):
+    club = make_club(slug="sochi", is_public=False)
+    make_member(club, Role.PLAYER, user=petro)
+    client.force_login(petro)
+
+    assert 'id="no-roster-name"' in html(client.get("/c/sochi/"))
+    make_player(club, "Петро", user=petro)
+    assert 'id="no-roster-name"' not in html(client.get("/c/sochi/"))
