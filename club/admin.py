@@ -4,7 +4,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from club import selectors, services
-from club.models import Club, ClubSlug, Membership, Player, RosterMerge
+from club.models import AccountSettings, Club, ClubSlug, Membership, Player, RosterMerge
 
 
 class MembershipInline(admin.TabularInline):
@@ -96,3 +96,11 @@ class RosterMergeAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(AccountSettings)
+class AccountSettingsAdmin(admin.ModelAdmin):
+    list_display = ["user", "language"]
+    list_filter = ["language"]
+    search_fields = ["user__username", "user__email"]
+    autocomplete_fields = ["user"]

@@ -37,8 +37,18 @@ def test_home_lists_my_clubs_with_my_role_and_my_profile(client, petro):
     assert "secretary" in other_line
     assert "My profile" not in other_line
     assert "no name on this club's roster yet" in other_line
-    assert "Ask the club's owner for an invitation link" in other_line
+    # A secretary can link himself on the roster page; a player asks the owner.
+    assert "enter your username, petro, to link it" in other_line
     assert 'href="/c/other/players/"' in other_line
+
+
+def test_a_player_without_a_roster_name_is_told_to_ask_for_an_invitation(client, petro):
+    make_member(make_club(slug="sochi"), Role.PLAYER, user=petro)
+    client.force_login(petro)
+
+    text = html(client.get("/"))
+
+    assert "Ask the club's owner for an invitation link for your name." in text
 
 
 def test_home_reads_my_clubs_in_one_query(client, petro):
