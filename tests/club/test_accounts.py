@@ -66,6 +66,18 @@ def test_signing_up_sends_a_confirmation_and_the_link_logs_in(client):
     assert EmailAddress.objects.get(user=user).verified
 
 
+def test_where_the_visitor_was_going_survives_the_sign_up_and_the_confirmation(client):
+    """An invitation link sends a stranger to sign up with ?next=: he lands back on it."""
+    data = {"email": "a@example.org", "password1": PASSWORD, "password2": PASSWORD}
+    client.post(SIGNUP + "?next=/clubs/new/", {**data, "next": "/clubs/new/"})
+
+    response = client.post(link_in(mail.outbox[0]))
+
+    assert response.status_code == 302
+    assert response["Location"] == "/clubs/new/"
+    assert logged_in(client)
+
+
 def test_before_confirming_the_password_alone_does_not_log_in(client):
     sign_up(client)
     mail.outbox.clear()
