@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import CharField, OuterRef, Subquery, Value
+from django.db.models import CharField, IntegerField, OuterRef, Subquery, Value
 from django.http import Http404, HttpRequest
 
 from club.models import ROLE_RANK, Club, Membership, Player, Role
@@ -40,6 +40,9 @@ class ClubAccess:
     # How the club's pages name the visitor (club.selectors.display_names), when the gate
     # read it with the club: a member's answer to his own entry then needs no query for it.
     viewer: tuple[int, str] | None = None
+    # The roster player linked to the visitor's account in this club ("my profile" in the
+    # nav), read in the gate's own query; None: none, or not read on this path.
+    player_id: int | None = None
 
     @property
     def can_record(self) -> bool:
@@ -75,18 +78,40 @@ def member_name(user, club: str = "pk") -> Subquery | Value:
     return Subquery(players.values("name")[:1], output_field=CharField())
 
 
+def member_player(user, club: str = "pk") -> Subquery | Value:
+    """The id of the user's roster player in the query's club, as an annotation; None: none."""
+    if not user.is_authenticated:
+        return Value(None, output_field=IntegerField())
+    players = Player.objects.filter(club=OuterRef(club), user=user.pk).order_by()
+    return Subquery(players.values("pk")[:1], output_field=IntegerField())
+
+
 def get_club_for_user(request: HttpRequest, slug: str, *, role: str | None = None) -> ClubAccess:
     """Resolve the club of the URL for this user, or raise 404/403/LoginRequired.
 
     `role` is the least role the view needs (None: reading). Superusers act as owners.
     """
     user = request.user
-    clubs = Club.objects.filter(slug=slug)
-    club = clubs.annotate(member_role=member_role(user), member_name=member_name(user)).first()
+    club = (
+        Club.objects.filter(slug=slug)
+        .annotate(
+            member_role=member_role(user),
+            member_name=member_name(user),
+            member_player=member_player(user),
+        )
+        .first()
+    )
     if club is None:
         moved_to(request, slug)
         raise Http404
-    return club_access(request, club, club.member_role, role=role, name=club.member_name)
+    return club_access(
+        request,
+        club,
+        club.member_role,
+        role=role,
+        name=club.member_name,
+        player_id=club.member_player,
+    )
 
 
 def moved_to(request: HttpRequest, slug: str) -> None:
@@ -113,6 +138,7 @@ def club_access(
     *,
     role: str | None = None,
     name: str | None = None,
+    player_id: int | None = None,
 ) -> ClubAccess:
     """The gate's decision for a club already read with the user's role in it (see above).
 
@@ -131,4 +157,4 @@ def club_access(
             raise LoginRequired
         if member_role is None or ROLE_RANK[member_role] < ROLE_RANK[role]:
             raise PermissionDenied
-    return ClubAccess(club=club, role=member_role, viewer=viewer)
+    return ClubAccess(club=club, role=member_role, viewer=viewer, player_id=player_id)

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club import selectors, services
 from club.models import (
+    AccountSettings,
     Club,
     ClubSlug,
     Invitation,
@@ -147,3 +148,11 @@ class MembershipEventAdmin(ReadOnlyAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+
+@admin.register(AccountSettings)
+class AccountSettingsAdmin(admin.ModelAdmin):
+    list_display = ["user", "language"]
+    list_filter = ["language"]
+    search_fields = ["user__username", "user__email"]
+    autocomplete_fields = ["user"]

@@ -12,3 +12,10 @@ from django.utils.translation import gettext_lazy as _
 class ClubConfig(AppConfig):
     name = "club"
     verbose_name = _("Clubs")
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from club import receivers
+
+        user_logged_in.connect(receivers.apply_account_language, dispatch_uid="club-language")

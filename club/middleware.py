@@ -4,6 +4,7 @@ from django.http.response import HttpResponseRedirectBase
 from django.urls import reverse
 
 from club.access import ClubMoved, LoginRequired
+from club.language import set_language_cookie
 
 
 class HttpResponsePermanentRedirectSameMethod(HttpResponseRedirectBase):
@@ -53,3 +54,22 @@ class TenantGateMiddleware:
         if request.method in ("GET", "HEAD"):
             return HttpResponsePermanentRedirect(url)
         return HttpResponsePermanentRedirectSameMethod(url)
+
+
+class AccountLanguageMiddleware:
+    """After a login, the language stored on the account becomes the language cookie.
+
+    club.receivers notes the account's language on the request when someone logs in (any
+    way: the login form, a confirmed address, a reset password); the response that answers
+    the login carries the cookie, and LocaleMiddleware reads it from the next page on.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        language = getattr(request, "account_language", "")
+        if language:
+            set_language_cookie(response, language)
+        return response

@@ -397,3 +397,24 @@ class MembershipEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} · {self.get_action_display()}"
+
+
+class AccountSettings(models.Model):
+    """What an account chose for itself: for now, the language of the pages.
+
+    One row per account that chose something (club.services.account_update); none means
+    the defaults (the browser's language).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_settings"
+    )
+    # Empty: as the browser asks (Accept-Language), or the last language picked on the page.
+    language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
+
+    class Meta:
+        verbose_name = _("account settings")
+        verbose_name_plural = _("account settings")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language or '-'}"

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from club.models import (
+    AccountSettings,
     ClaimStatus,
     Club,
     ClubSlug,
@@ -31,10 +32,21 @@ def public_clubs() -> QuerySet[Club]:
 
 
 def memberships_for_user(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Membership]:
-    """The clubs a user belongs to, with his role in each (none for anonymous)."""
+    """The clubs a user belongs to, with his role in each (none for anonymous), and the id
+    and name of the roster player linked to his account there (`player_id`, `player_name`,
+    None when he has no name on that club's roster). One query."""
     if not user.is_authenticated:
         return Membership.objects.none()
-    return Membership.objects.filter(user=user).select_related("club").order_by("club__name")
+    mine = Player.objects.filter(club=OuterRef("club"), user=user.pk).order_by()
+    return (
+        Membership.objects.filter(user=user)
+        .select_related("club")
+        .annotate(
+            player_id=Subquery(mine.values("pk")[:1]),
+            player_name=Subquery(mine.values("name")[:1]),
+        )
+        .order_by("club__name")
+    )
 
 
 def club_members(club: Club) -> QuerySet[Membership]:
@@ -180,3 +192,24 @@ def roster_name_state(club: Club, user: AbstractBaseUser) -> RosterNameState:
 def membership_events(club: Club) -> QuerySet[MembershipEvent]:
     """The club's membership history, newest first."""
     return MembershipEvent.objects.filter(club=club).select_related("actor", "subject")
+
+
+def account_language(user: AbstractBaseUser) -> str:
+    """The language stored on the account ("" when it follows the browser)."""
+    chosen = AccountSettings.objects.filter(user=user).values_list("language", flat=True).first()
+    return chosen or ""
+
+
+def clubs_left_ownerless(user: AbstractBaseUser) -> QuerySet[Club]:
+    """The clubs with other members where this account is the only owner."""
+    owned = Membership.objects.filter(user=user, role=Role.OWNER).values("club")
+    other_owners = Membership.objects.filter(club=OuterRef("pk"), role=Role.OWNER).exclude(
+        user=user
+    )
+    others = Membership.objects.filter(club=OuterRef("pk")).exclude(user=user)
+    return (
+        Club.objects.filter(pk__in=owned)
+        .filter(Exists(others))
+        .exclude(Exists(other_owners))
+        .order_by("name")
+    )

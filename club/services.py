@@ -1,4 +1,4 @@
-"""Writes: clubs, their members and roles, and the roster.
+"""Writes: clubs, their members and roles, the roster, and one's own account.
 
 Every function takes keyword arguments only, runs in one transaction and raises ClubError
 with a message the user can read; nothing is saved when it does.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
@@ -16,8 +17,10 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club import selectors
 from club.errors import ServiceError
 from club.models import (
+    AccountSettings,
     ClaimStatus,
     Club,
     ClubSlug,
@@ -329,3 +332,58 @@ def player_update(
     player.is_active = is_active
     player.save(update_fields=["name", "user", "is_active"])
     return player
+
+
+# One's own account
+
+
+@transaction.atomic
+def account_update(*, user: AbstractBaseUser, name: str, language: str) -> AbstractBaseUser:
+    """The display name (kept whole in first_name) and the language ("" = the browser's)."""
+    user.first_name = name.strip()
+    user.last_name = ""
+    user.save(update_fields=["first_name", "last_name"])
+    account_set_language(user=user, language=language)
+    return user
+
+
+@transaction.atomic
+def account_set_language(*, user: AbstractBaseUser, language: str) -> None:
+    """Store the language the pages use for this account at every login."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise ClubError(_("Choose one of the languages offered."), field="language")
+    AccountSettings.objects.update_or_create(user=user, defaults={"language": language})
+
+
+@transaction.atomic
+def account_delete(*, user: AbstractBaseUser) -> None:
+    """Delete an account: its memberships go, its roster names stay unlinked (Player.user
+    becomes NULL), and what it entered keeps its facts with nobody named (entered_by NULL).
+
+    Refused while the account is the last owner of a club that has other members: the club
+    would be left with nobody to manage it. A club where it is the only member at all is
+    left as it is, ownerless; staff can hand it over in the admin.
+    """
+    owned = Membership.objects.filter(user=user, role=Role.OWNER).values_list("club", flat=True)
+    for club in Club.objects.filter(pk__in=list(owned)).order_by("pk"):
+        _lock_club(club)
+    orphaned = selectors.clubs_left_ownerless(user).first()
+    if orphaned is not None:
+        raise ClubError(
+            _(
+                "You are the only owner of %(club)s. Make another member an owner on "
+                "its members page first, so that the club keeps someone to manage it."
+            )
+            % {"club": orphaned.name}
+        )
+    # The clubs' histories keep that the member left; the line outlives the account (its
+    # subject becomes "a deleted account").
+    for membership in Membership.objects.filter(user=user).select_related("club"):
+        membership_event_record(
+            club=membership.club,
+            action=MembershipAction.REMOVED,
+            actor=user,
+            subject=user,
+            role=membership.role,
+        )
+    user.delete()

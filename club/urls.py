@@ -1,12 +1,14 @@
 from django.urls import path
 
-from club import invitation_views, views
+from club import account_views, invitation_views, views
 
 app_name = "club"
 
 C = "c/<slug:club_slug>/"
 
 urlpatterns = [
+    path("accounts/profile/", account_views.account, name="account"),
+    path("accounts/delete/", account_views.account_delete, name="account-delete"),
     path("clubs/new/", views.club_create, name="create"),
     path(C + "settings/", views.club_settings, name="settings"),
     path(C + "members/", views.member_list, name="members"),

@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -226,11 +227,23 @@ EVENINGS = SEASON + (
 )
 
 
+DEMO_EMAIL_DOMAIN = "pulka.example"  # reserved (RFC 2606): no mail ever leaves for it
+
+
 def _user(username: str, **defaults) -> AbstractBaseUser:
-    user, created = get_user_model().objects.get_or_create(username=username, defaults=defaults)
+    """A demo login: the username or username@pulka.example, with DEMO_PASSWORD; the
+    address is confirmed already, so it logs in under mandatory e-mail verification."""
+    email = f"{username}@{DEMO_EMAIL_DOMAIN}"
+    user, created = get_user_model().objects.get_or_create(
+        username=username, defaults={"email": email, **defaults}
+    )
     if created:
         user.set_password(DEMO_PASSWORD)
         user.save()
+    if user.email == email:
+        EmailAddress.objects.get_or_create(
+            user=user, email=email, defaults={"verified": True, "primary": True}
+        )
     return user
 
 

@@ -7,8 +7,8 @@ safe for production: DEBUG is off, cookies are secure and HTTPS is enforced unle
 
 import os
 import sys
-from datetime import timedelta
 from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -43,6 +43,36 @@ def envint(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}") from exc
 
 
+def email_settings_from_url(url: str) -> dict[str, object]:
+    """Django's SMTP settings from one URL, e.g. ``smtp://user:pass@mail.example.org:587``.
+
+    ``smtp://`` sends with STARTTLS on port 587 unless ``?tls=false`` (then port 25);
+    ``smtps://`` uses implicit TLS on port 465. User and password are percent-decoded, so
+    a password may hold ``@`` or ``:`` written as ``%40`` and ``%3A``.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in {"smtp", "smtps"} or not parts.hostname:
+        raise ImproperlyConfigured(
+            "EMAIL_URL must look like smtp://user:password@host:587 or smtps://...:465, "
+            f"not {parts.scheme or url!r}"
+        )
+    query = parse_qs(parts.query)
+    ssl = parts.scheme == "smtps"
+    tls = not ssl and query.get("tls", ["true"])[0].lower() not in {"0", "false", "no", "off"}
+    try:
+        port = parts.port
+    except ValueError as exc:
+        raise ImproperlyConfigured("EMAIL_URL has a port that is not a number") from exc
+    return {
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port or (465 if ssl else 587 if tls else 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": tls,
+        "EMAIL_USE_SSL": ssl,
+    }
+
+
 # pytest and `manage.py test` serve plain HTTP from a live server: no HTTPS redirect there.
 TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 
@@ -74,7 +104,8 @@ INSTALLED_APPS = [
     "django_tables2",
     "template_partials",
     "csp",
-    "axes",
+    "allauth",
+    "allauth.account",
     "club",
     "scoring",
     "competition",
@@ -93,8 +124,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "club.middleware.TenantGateMiddleware",
-    # Last, as django-axes asks: it turns a lockout flagged during the login into its page.
-    "axes.middleware.AxesMiddleware",
+    # allauth's login flow (pending sign-ups, e-mail verification stages) keeps its state here.
+    "allauth.account.middleware.AccountMiddleware",
+    # After a login, the language stored on the account becomes the language cookie.
+    "club.middleware.AccountLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -163,30 +196,82 @@ AUTH_PASSWORD_VALIDATORS = [
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
-# Login throttling (django-axes): ten wrong passwords in a row for one username from one
-# address lock that pair out for the cool-off; the eleventh attempt is refused even with the
-# right password, on the login page itself (club.login.lockout_response). django-allauth's
-# rate limits replace this when accounts land.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",  # the Django admin's login
+    "allauth.account.auth_backends.AuthenticationBackend",  # e-mail or username
 ]
-AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 10)
-AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True  # "in a row": a good login forgets the failures before it
-# A retry during the lockout does not restart the clock: the cool-off is counted from the
-# last counted failure, so a secretary who waits the 15 minutes gets in.
-AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_LOCKOUT_CALLABLE = "club.login.lockout_response"
-AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "csrfmiddlewaretoken"]
-AXES_VERBOSE = False
-# The throttle needs only the failures; a row per successful login (address, browser) would
-# be personal data kept for nothing.
-AXES_DISABLE_ACCESS_LOG = True
-AXES_CLIENT_IP_CALLABLE = "club.login.client_address"  # BEHIND_PROXY: from X-Forwarded-For
 
-LOGIN_URL = "login"
+# Accounts (django-allauth). Sign-up asks for an e-mail address and a password (and an
+# optional display name, club.account_forms.SignupForm); one logs in with the address or, for
+# accounts made before sign-up existed (the demo, the admin, import_club), the username.
+ACCOUNT_LOGIN_METHODS = {"email", "username"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_SIGNUP_FORM_CLASS = "club.account_forms.SignupForm"
+ACCOUNT_ADAPTER = "club.account_adapter.AccountAdapter"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True  # one address per account; a new one replaces it once confirmed
+# "mandatory": no login until the address is confirmed from the mail; "optional": the mail
+# is sent, and the account works at once.
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+if ACCOUNT_EMAIL_VERIFICATION not in {"mandatory", "optional"}:
+    raise ImproperlyConfigured(
+        "ACCOUNT_EMAIL_VERIFICATION must be mandatory or optional, "
+        f"not {ACCOUNT_EMAIL_VERIFICATION!r}"
+    )
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Pulka] "
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+# The reset page answers the same whether the address has an account or not (no
+# enumeration); an unknown address gets a mail saying it has no account.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+
+# Rate limits (allauth, counted in the cache: set REDIS_URL when running more than one
+# process, or each process counts on its own). login_failed: LOGIN_FAILURE_LIMIT wrong
+# passwords in a row for one login from one address (club.account_adapter keys it by both)
+# pause that pair for LOGIN_COOLOFF_MINUTES; the next attempt is refused even with the right
+# password. A club room shares one address, so the per-address limit is looser.
+LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 10)
+LOGIN_COOLOFF_MINUTES = envint("LOGIN_COOLOFF_MINUTES", 15)
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": (
+        f"{5 * LOGIN_FAILURE_LIMIT}/{LOGIN_COOLOFF_MINUTES}m/ip,"
+        f"{LOGIN_FAILURE_LIMIT}/{LOGIN_COOLOFF_MINUTES}m/key"
+    ),
+    "signup": "20/h/ip",
+    "reset_password": "20/h/ip,3/h/key",  # key: the address the mail goes to
+    "reset_password_from_key": "20/m/ip",
+    "confirm_email": "1/3m/key",  # one confirmation mail per address every 3 minutes
+}
+
+# E-mail. With DEBUG on (make run) mails are printed on the console; tests keep them in
+# django.core.mail.outbox. Otherwise SMTP from EMAIL_URL (smtp://user:password@host:587,
+# smtps:// for implicit TLS, ?tls=false to send in clear) or from EMAIL_HOST and friends.
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Pulka <pulka@localhost>")
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+if EMAIL_URL:
+    _email = email_settings_from_url(EMAIL_URL)
+    EMAIL_HOST = _email["EMAIL_HOST"]
+    EMAIL_PORT = _email["EMAIL_PORT"]
+    EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+    EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+    EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+    EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+else:
+    EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_SSL = envbool("EMAIL_USE_SSL", False)
+    EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+    EMAIL_PORT = envint("EMAIL_PORT", 465 if EMAIL_USE_SSL else 587 if EMAIL_USE_TLS else 25)
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 20)
+if DEBUG and not EMAIL_URL and not os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+
+LOGIN_URL = "login"  # /accounts/login/, allauth's login page
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -227,6 +312,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 BEHIND_PROXY = envbool("BEHIND_PROXY", False)
+# The rate limits' address: behind our proxy, the last X-Forwarded-For entry, the one the
+# proxy appended (earlier entries are whatever the visitor sent); else REMOTE_ADDR.
+ALLAUTH_TRUSTED_PROXY_COUNT = 1 if BEHIND_PROXY else 0
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     USE_X_FORWARDED_HOST = True

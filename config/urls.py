@@ -1,16 +1,20 @@
+from allauth.account import views as account_views
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from club import account_views as club_account_views
 from club import views as club_views
 from config import views as site_views
 
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("healthz", site_views.healthz, name="healthz"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # allauth's pages under their old names too: every "log in" link and LOGIN_URL say these.
+    path("accounts/login/", account_views.login, name="login"),
+    path("accounts/logout/", account_views.logout, name="logout"),
+    path("accounts/", include("allauth.urls")),
+    # Django's set_language, which also stores the choice on a logged-in account.
+    path("i18n/setlang/", club_account_views.set_language, name="set_language"),
     path("admin/", admin.site.urls),
     path("", include("club.urls")),
     path("", include("scoring.urls")),

@@ -24,7 +24,12 @@ def get_pulka_for_user(
         get_club_for_user(request, club_slug, role=role)
         raise Http404
     access = club_access(
-        request, pulka.evening.club, pulka.member_role, role=role, name=pulka.member_name
+        request,
+        pulka.evening.club,
+        pulka.member_role,
+        role=role,
+        name=pulka.member_name,
+        player_id=pulka.member_player,
     )
     return access, pulka
 

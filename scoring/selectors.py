@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 
-from club.access import member_name, member_role
+from club.access import member_name, member_player, member_role
 from club.models import Club
 from scoring import engine
 from scoring.models import (
@@ -50,6 +50,7 @@ def pulka_with_role(user, club_slug: str, pulka_id: int) -> Pulka | None:
         .annotate(
             member_role=member_role(user, club="evening__club"),
             member_name=member_name(user, club="evening__club"),
+            member_player=member_player(user, club="evening__club"),
         )
     )
     try:

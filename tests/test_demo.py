@@ -53,7 +53,7 @@ def test_every_login_works_and_has_its_role():
     assert {username for username, _, _ in logins} == {"admin", "owner", "secretary", "player"}
     for username, password, _ in logins:
         assert password == DEMO_PASSWORD
-        # A request, as at the login page: the login throttle (django-axes) needs one.
+        # A request, as at the login page.
         request = RequestFactory().post("/accounts/login/")
         assert authenticate(request, username=username, password=password) is not None
     roles = dict(Membership.objects.filter(club=club).values_list("user__username", "role"))

@@ -131,3 +131,81 @@ def test_no_template_has_inline_script_style_or_event_handlers():
                 offenders.append(f"{path.relative_to(ROOT)}: {pattern}")
 
     assert offenders == []
+
+
+def email_settings(**env: str) -> dict:
+    code = (
+        "import json, config.settings as s; print(json.dumps({k: getattr(s, k) for k in "
+        "['EMAIL_BACKEND', 'EMAIL_HOST', 'EMAIL_PORT', 'EMAIL_HOST_USER', "
+        "'EMAIL_HOST_PASSWORD', 'EMAIL_USE_TLS', 'EMAIL_USE_SSL', 'DEFAULT_FROM_EMAIL']}))"
+    )
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("EMAIL_") and k != "DEBUG"}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**environ, "SECRET_KEY": "x" * 50, **env},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    import json
+
+    return json.loads(result.stdout)
+
+
+def test_make_run_prints_mail_on_the_console():
+    assert email_settings(DEBUG="true")["EMAIL_BACKEND"].endswith("console.EmailBackend")
+
+
+def test_production_sends_mail_by_smtp_from_email_url():
+    mail = email_settings(
+        DEBUG="false",
+        EMAIL_URL="smtp://pulka%40example.org:p%3Ass@mail.example.org:2525",
+        DEFAULT_FROM_EMAIL="Pulka <pulka@example.org>",
+    )
+
+    assert mail["EMAIL_BACKEND"].endswith("smtp.EmailBackend")
+    assert mail["EMAIL_HOST"] == "mail.example.org"
+    assert mail["EMAIL_PORT"] == 2525
+    assert mail["EMAIL_HOST_USER"] == "pulka@example.org"
+    assert mail["EMAIL_HOST_PASSWORD"] == "p:ss"
+    assert mail["EMAIL_USE_TLS"] is True
+    assert mail["EMAIL_USE_SSL"] is False
+    assert mail["DEFAULT_FROM_EMAIL"] == "Pulka <pulka@example.org>"
+
+
+def test_smtps_means_implicit_tls_on_465():
+    mail = email_settings(DEBUG="false", EMAIL_URL="smtps://u:p@mail.example.org")
+
+    assert (mail["EMAIL_PORT"], mail["EMAIL_USE_SSL"], mail["EMAIL_USE_TLS"]) == (465, True, False)
+
+
+def test_the_usual_email_variables_work_without_a_url():
+    mail = email_settings(
+        DEBUG="true",
+        EMAIL_HOST="smtp.example.org",
+        EMAIL_HOST_USER="me",
+        EMAIL_HOST_PASSWORD="secret",
+        EMAIL_USE_TLS="false",
+    )
+
+    assert mail["EMAIL_BACKEND"].endswith("smtp.EmailBackend")  # a host set: really send
+    assert (mail["EMAIL_HOST"], mail["EMAIL_PORT"], mail["EMAIL_USE_TLS"]) == (
+        "smtp.example.org",
+        25,
+        False,
+    )
+
+
+def test_a_bad_email_url_refuses_to_start():
+    result = import_settings(DEBUG="true", EMAIL_URL="http://mail.example.org")
+
+    assert result.returncode != 0
+    assert "EMAIL_URL must look like smtp://" in result.stderr
+
+
+def test_a_bad_verification_setting_refuses_to_start():
+    result = import_settings(DEBUG="true", ACCOUNT_EMAIL_VERIFICATION="sometimes")
+
+    assert result.returncode != 0
+    assert "ACCOUNT_EMAIL_VERIFICATION must be mandatory or optional" in result.stderr

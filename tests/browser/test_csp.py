@@ -43,7 +43,7 @@ def test_a_deal_is_recorded_through_htmx_with_no_csp_violation(live_server, page
     page.add_init_script(LISTEN)
 
     page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=username]", secretary.username)
+    page.fill("input[name=login]", secretary.username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(live_server.url + "/")

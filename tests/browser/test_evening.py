@@ -53,7 +53,7 @@ def test_secretary_runs_a_table_from_start_to_end(live_server, page, artifacts):
     evening = make_evening(club)
 
     page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=username]", secretary.username)
+    page.fill("input[name=login]", secretary.username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(live_server.url + "/")

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _log_in(page, live_server, user) -> None:
     page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=username]", user.username)
+    page.fill("input[name=login]", user.username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(live_server.url + "/")

@@ -20,7 +20,7 @@ NEW = datetime.date(2026, 11, 2)
 
 def _log_in(page, live_server, user) -> None:
     page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=username]", user.username)
+    page.fill("input[name=login]", user.username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(live_server.url + "/")

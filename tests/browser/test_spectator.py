@@ -24,7 +24,7 @@ SIX = {
 
 def _login(page, live_server, username):
     page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=username]", username)
+    page.fill("input[name=login]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(live_server.url + "/")

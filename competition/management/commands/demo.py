@@ -15,3 +15,6 @@ class Command(BaseCommand):
             self.stdout.write(f"  {username} / {password}  ({what})")
         path = reverse("scoring:club-detail", args=[CLUB_SLUG])
         self.stdout.write(_("Demo club: %(path)s") % {"path": path})
+        self.stdout.write(
+            _("Mail (sign-up confirmations, password resets) is printed on this console.")
+        )
