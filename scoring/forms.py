@@ -309,7 +309,7 @@ class RulesForm(forms.Form):
         return rows
 
     def summary(self) -> str:
-        """"Leningrad (Piter)", or "Leningrad (Piter), with changes: …" (the options that
+        """The convention in a line, "Leningrad (Piter), with changes: …" (the options that
         count and differ from the preset's)."""
         return convention_summary(self.current)
 
@@ -404,8 +404,7 @@ def convention_summary(rules: engine.Rules) -> str:
     if not changes:
         return name
     listed = "; ".join(
-        _("%(option)s — %(value)s") % {"option": c["label"], "value": c["value"]}
-        for c in changes
+        _("%(option)s — %(value)s") % {"option": c["label"], "value": c["value"]} for c in changes
     )
     return _("%(convention)s, with changes: %(changes)s") % {
         "convention": name,

@@ -95,7 +95,7 @@ def test_choosing_leningrad_fills_in_its_options_and_keeps_the_pool_target(as_pe
     help_block = option(text, "help")
     assert "disabled" in help_block
     assert "No effect: the pulka ends by the sum of the pools, so there is no help." in help_block
-    assert 'data-summary>Leningrad (Piter)</p>' in text
+    assert "data-summary>Leningrad (Piter)</p>" in text
 
 
 def test_changing_an_option_says_with_changes_and_enables_what_now_counts(as_persona, club_a):
@@ -241,4 +241,6 @@ def test_an_old_club_without_a_convention_is_sochi(club_a):
     form = RulesForm(prefix="rules", rules=club_a.default_rules())
 
     assert form.current.preset == "sochi"
-    assert form.summary() == "Sochi, with changes: Help: a closed pool helps the largest open pool — no"
+    assert form.summary() == (
+        "Sochi, with changes: Help: a closed pool helps the largest open pool — no"
+    )
