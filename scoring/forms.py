@@ -648,7 +648,8 @@ class DealForm(forms.Form):
             "half_allowed": shape.half_whist is not None,
             "played": shape.played,
             "tricks": [seat[name] for name in shape.trick_players],
-            "quick_tricks": kind == engine.GAME and self.rules.quick_tricks,
+            # Asked for only when they count (a game, option quick_tricks).
+            "quick_tricks": shape.quick_tricks,
         }
 
     def call_fields(self) -> list[forms.BoundField]:
@@ -721,7 +722,9 @@ class DealForm(forms.Form):
                     return cleaned
                 calls[names[seat]] = call
             data["calls"] = calls
-            if cleaned.get("talon"):
+            if not shape["quick_tricks"]:
+                pass
+            elif cleaned.get("talon"):
                 data["talon"] = cleaned["talon"]
             elif cleaned.get("quick_tricks"):
                 data["quick_tricks"] = cleaned["quick_tricks"]

@@ -32,6 +32,7 @@ from scoring.forms import (
     PulkaCreateForm,
     RulesForm,
     convention_description,
+    convention_summary,
     deal_initial,
 )
 from scoring.models import Deal, Pulka, PulkaStatus
@@ -143,6 +144,8 @@ def _context(
         "names": names,
         "sheet": sheet,
         "rows": selectors.sheet_rows(sheet, names),
+        "pool_sum": selectors.pool_sum(sheet),
+        "convention": convention_summary(sheet.rules),
         "drawing": pulka_drawing(sheet, names),
         "deals": deals,
         "log": _log(access, names, deals, sheet),
@@ -273,6 +276,7 @@ def _deal_created(request, access, pulka, names, deal, sheet) -> HttpResponse:
         "names": names,
         "sheet": sheet,
         "rows": selectors.sheet_rows(sheet, names),
+        "pool_sum": selectors.pool_sum(sheet),
         "form": form,
         "mode": "new",
         "urls": _urls(pulka),
