@@ -229,6 +229,7 @@ def world(client) -> World:
             "best_count": "2",
             "cap": "200",
             "min_pulkas": "1",
+            "convention": "leningrad",
         },
         document=pulka_document(pulka),
     )
