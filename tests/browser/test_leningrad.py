@@ -11,6 +11,7 @@ from club.models import Role
 from scoring import engine, selectors
 from scoring.exchange import pulka_document
 from scoring.models import Pulka, PulkaStatus
+from tests.browser.test_csp import LISTEN, violations
 from tests.browser.test_evening import _choose, _pool, _record, _tricks
 from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_player
 
@@ -35,6 +36,7 @@ def test_a_leningrad_table_from_the_ladder_to_the_sum_of_the_pools(live_server, 
     for name in ("Anna", "Boris", "Vera"):
         make_player(club, name)
     evening = make_evening(club)
+    page.add_init_script(LISTEN)
 
     page.goto(live_server.url + "/accounts/login/")
     page.fill("input[name=username]", secretary.username)
@@ -58,6 +60,7 @@ def test_a_leningrad_table_from_the_ladder_to_the_sum_of_the_pools(live_server, 
     assert page.locator("input[name='rules-help'][type=checkbox]").is_disabled()
     assert "the pulka ends by the sum of the pools" in page.inner_text("[data-option='help']")
     assert page.inner_text("[data-summary]") == "Leningrad (Piter)"
+    assert violations(page) == []  # the choice re-rendered the fields under the strict CSP
     page.click("#new-table button.primary")
     page.wait_for_url(re.compile(r"/p/\d+/$"))
     pulka = Pulka.objects.get(evening=evening)
@@ -121,3 +124,4 @@ def test_a_leningrad_table_from_the_ladder_to_the_sum_of_the_pools(live_server, 
         )
         assert int(shown) == value
     assert "The pools reached their sum" in page.inner_text("#board")
+    assert violations(page) == []
