@@ -113,6 +113,7 @@ def club_document(club: Club) -> dict[str, Any]:
                 "best_count": league.best_count,
                 "cap": league.cap,
                 "min_pulkas": league.min_pulkas,
+                "convention": league.convention,
                 "created_at": _when(league.created_at),
             }
             for league in League.objects.filter(club=club).order_by("pk")
@@ -374,6 +375,8 @@ def club_restore(*, document: Any, slug: str | None = None) -> RestoreReport:
                 best_count=row.get("best_count"),
                 cap=row.get("cap"),
                 min_pulkas=row.get("min_pulkas") or 1,
+                # A backup from before conventions has none: any convention counts.
+                convention=row.get("convention") or "",
             )
             League.objects.filter(pk=league.pk).update(
                 created_at=reader.moment(row, "created_at", where)

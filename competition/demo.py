@@ -1,7 +1,9 @@
 """Demo data for `make run`: idempotent, so running it twice duplicates nothing.
 
 One public club, "Сочинка", with its owner, secretary and a player who can log in, a roster of
-twelve, and four evenings: the earlier three played to the end, the last one still going.
+twelve, eight league weeks and the club cup's three evenings: the earlier ones played to the
+end, the last one still going; and a Leningrad evening (rules/conventions.md) with a table
+played to the sum of its pools and one still going.
 Every deal comes from a seeded generator of realistic deals (:func:`random_deal`) and is
 recorded through scoring.services, so the revisions, the result cache and the statuses are
 the real ones. bench/entry.py posts deals from the same generator.
@@ -87,7 +89,9 @@ def random_deal(
 
     Mostly sixes and sevens with one or two whisters or none, now and then a half-whist, a
     misère (usually clean) or raspasy. With 4 players the dealer sits on the talon: he never
-    declares nor defends, and takes 0–2 tricks in raspasy.
+    declares nor defends, and takes 0–2 tricks in raspasy, or none and is not listed when the
+    rules score raspasy in whists (Rostov). The fields follow engine.deal_shape, so the deal
+    is valid under every preset: the talon is given only where quick tricks count.
 
     Example::
 
@@ -99,8 +103,9 @@ def random_deal(
     active = list(engine.deal_shape(rules, players, dealer, engine.RASPASY, "", 6, {}).declarers)
     kind = _pick(rng, {engine.GAME: 76, engine.MISERE: 4, engine.RASPASY: 20})
     if kind == engine.RASPASY:
-        if not four:
-            return {"kind": kind, "tricks": _spread(rng, 10, players)}
+        shape = engine.deal_shape(rules, players, dealer, engine.RASPASY, "", 6, {})
+        if not four or dealer not in shape.trick_players:
+            return {"kind": kind, "tricks": _spread(rng, 10, shape.trick_players)}
         talon = _pick(rng, {0: 60, 1: 30, 2: 10})
         return {"kind": kind, "tricks": {**_spread(rng, 10 - talon, active), dealer: talon}}
     declarer = rng.choice(active)
@@ -125,7 +130,7 @@ def random_deal(
     if engine.WHIST in calls:
         made = min(10, max(0, level + _pick(rng, RESULT_WEIGHTS)))
         deal["tricks"] = {declarer: made, **_spread(rng, 10 - made, (first, second))}
-    if rng.random() < 0.3:
+    if after_a_pass.quick_tricks and rng.random() < 0.3:
         deal["talon"] = rng.sample(CARDS, 2)
     return deal
 
@@ -159,6 +164,7 @@ class Table:
     # None: play until every pool is closed; a number: stop after that many deals.
     deals: int | None = None
     end_early: bool = False  # then the secretary ends it with pulka_finish
+    convention: str = engine.PRESET_SOCHI  # the preset the table plays (conventions.md §A)
 
 
 @dataclass(frozen=True)
@@ -224,6 +230,25 @@ EVENINGS = SEASON + (
             Table(("Богдан", "Дмитрий", "Микола"), pool_target=20, deals=12, end_early=True),
         ),
     ),
+    # After the cup in the tuple, so that the cup's seeds stay as they were.
+    DemoEvening(
+        days_ago=3,
+        venue="Клубна кімната на Хрещатику",
+        notes="Вечір ленінградки: гра до суми пуль.",
+        tables=(
+            Table(
+                ("Дмитрий", "Наталья", "Светлана"),
+                pool_target=20,
+                convention=engine.PRESET_LENINGRAD,
+            ),
+            Table(
+                ("Андрій", "Ірина", "Сергей"),
+                pool_target=20,
+                deals=10,
+                convention=engine.PRESET_LENINGRAD,
+            ),
+        ),
+    ),
 )
 
 
@@ -279,6 +304,14 @@ def _play(
         services.pulka_finish(pulka=pulka, finished_by=secretary)
 
 
+def _rules(club: Club, table: Table) -> dict:
+    """The club's conventions, or the preset the table plays, to the table's pool target."""
+    if table.convention == engine.PRESET_SOCHI:
+        return {**club.default_rules(), "pool_target": table.pool_target}
+    chosen = engine.preset_rules(table.convention, pool_target=table.pool_target)
+    return engine.rules_to_dict(chosen)
+
+
 def _evening(club: Club, index: int, evening: DemoEvening, secretary: AbstractBaseUser) -> None:
     if Evening.objects.filter(club=club, venue=evening.venue, notes=evening.notes).exists():
         return
@@ -297,7 +330,7 @@ def _evening(club: Club, index: int, evening: DemoEvening, secretary: AbstractBa
             evening=stored,
             players=seated,
             first_dealer=rng.choice(seated),
-            rules={**club.default_rules(), "pool_target": table.pool_target},
+            rules=_rules(club, table),
             created_by=secretary,
         )
         _play(pulka, list(table.players), rng, table, secretary)
@@ -325,6 +358,17 @@ def load_demo() -> list[tuple[str, str, str]]:
             "rule": CountingRule.AVERAGE,
             "min_pulkas": 3,
             "cap": 300,
+        },
+    )
+    League.objects.get_or_create(
+        club=club,
+        name="Ленінградка 2026",
+        defaults={
+            "start": today - datetime.timedelta(days=30),
+            "end": today + datetime.timedelta(days=60),
+            "rule": CountingRule.SUM,
+            "min_pulkas": 1,
+            "convention": engine.PRESET_LENINGRAD,
         },
     )
     return [

@@ -42,7 +42,7 @@ class LeagueForm(forms.ModelForm):
 
     class Meta:
         model = League
-        fields = ["name", "start", "end", "rule", "best_count", "cap", "min_pulkas"]
+        fields = ["name", "start", "end", "rule", "best_count", "cap", "min_pulkas", "convention"]
         widgets = {
             "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -57,6 +57,7 @@ class LeagueForm(forms.ModelForm):
             best_count=data.get("best_count"),
             cap=data.get("cap"),
             min_pulkas=data.get("min_pulkas"),
+            convention=data.get("convention", ""),
         )
         for name, message in problems.items():
             if name not in self.errors:

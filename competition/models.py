@@ -13,7 +13,11 @@ from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Player
 from competition.standings import Counting
+from scoring.messages import PRESET_LABELS
 from scoring.models import Pulka
+
+#: What a league's `convention` may be: blank (any) or one of the engine's presets.
+CONVENTION_CHOICES = [("", _("any convention")), *PRESET_LABELS.items()]
 
 
 class CountingRule(models.TextChoices):
@@ -44,6 +48,15 @@ class League(models.Model):
         help_text=_("Whists of one pulka beyond this count at half (either way). Empty: no cap."),
     )
     min_pulkas = models.PositiveSmallIntegerField(_("pulkas needed to be ranked"), default=1)
+    # Blank: pulkas of every convention count; else only pulkas played by that preset.
+    convention = models.CharField(
+        _("convention"),
+        max_length=16,
+        blank=True,
+        default="",
+        choices=CONVENTION_CHOICES,
+        help_text=_("Only pulkas played by this convention count; any convention if not set."),
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -62,6 +75,10 @@ class League(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(rule="best") | models.Q(best_count__gte=1),
                 name="club_league_best_count",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(convention__in=[value for value, _ in CONVENTION_CHOICES]),
+                name="club_league_convention_known",
             ),
         ]
 

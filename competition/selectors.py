@@ -50,6 +50,7 @@ from django.utils.translation import ngettext
 from club.models import Club, Player
 from competition import standings
 from competition.models import CountingRule, League, RatingSnapshot
+from scoring.messages import PRESET_LABELS
 from scoring.models import PulkaResultCache
 
 # How long the cache keeps a computed ranking, and the page its HTML (their keys change with
@@ -79,6 +80,8 @@ def rule_sentence(league: League) -> str:
     >>> print(rule_sentence(League(rule="average", min_pulkas=3, cap=200)))
     Ranked by the average per pulka, over at least 3 pulkas; whists beyond 200 in one pulka \
 count at half.
+    >>> print(rule_sentence(League(rule="sum", min_pulkas=1, convention="leningrad")))
+    Ranked by the sum of whists. Only pulkas played by the Leningrad (Piter) convention count.
     """
     n = league.min_pulkas
     if league.rule == CountingRule.BEST:
@@ -107,11 +110,18 @@ count at half.
     else:
         ranking = _("Ranked by the sum of whists")
     if league.cap is None:
-        return _("%(ranking)s.") % {"ranking": ranking}
-    return _("%(ranking)s; whists beyond %(cap)s in one pulka count at half.") % {
-        "ranking": ranking,
-        "cap": league.cap,
-    }
+        sentence = _("%(ranking)s.") % {"ranking": ranking}
+    else:
+        sentence = _("%(ranking)s; whists beyond %(cap)s in one pulka count at half.") % {
+            "ranking": ranking,
+            "cap": league.cap,
+        }
+    if league.convention:
+        only = _("Only pulkas played by the %(convention)s convention count.") % {
+            "convention": PRESET_LABELS[league.convention]
+        }
+        sentence = f"{sentence} {only}"
+    return sentence
 
 
 def league_rule(league: League) -> standings.Rule:
@@ -126,8 +136,15 @@ def league_rule(league: League) -> standings.Rule:
 
 def league_results(league: League) -> Q:
     """The result rows a league counts (a filter of PulkaResultCache): its club's, from its
-    first evening to its last."""
-    return Q(club=league.club_id, date__gte=league.start, date__lte=league.end)
+    first evening to its last, and only the pulkas of its convention when it has one.
+
+    The convention is read from the pulka's stored rules (`rules -> preset`, a JSON lookup
+    that SQLite and PostgreSQL both do) in the same query: one join, whatever the rows.
+    """
+    results = Q(club=league.club_id, date__gte=league.start, date__lte=league.end)
+    if league.convention:
+        results &= Q(pulka__rules__preset=league.convention)
+    return results
 
 
 def _through(results: Q, relation: str) -> Q:
@@ -331,6 +348,7 @@ def _cache_key(league: League, results_version: int) -> str:
         best_count,
         league.cap,
         league.min_pulkas,
+        league.convention,
         results_version,
     )
     return f"league-ranking:{league.pk}:" + ":".join(map(str, settings))

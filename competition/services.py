@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from club.errors import ServiceError
 from club.models import Club
-from competition.models import CountingRule, League
+from competition.models import CONVENTION_CHOICES, CountingRule, League
 
 # Messages shared by the form and the services (a service refuses what the form refuses).
 END_BEFORE_START = gettext_lazy("The last evening cannot be before the first.")
@@ -23,6 +23,7 @@ BEST_COUNT_MISSING = gettext_lazy(
     "Say how many of each player's best pulkas count (1 or more) for this rule."
 )
 MIN_PULKAS_TOO_LOW = gettext_lazy("The pulkas needed to be ranked is a whole number, 1 or more.")
+CONVENTION_UNKNOWN = gettext_lazy("Choose Sochi, Leningrad or Rostov, or any convention.")
 
 
 class LeagueError(ServiceError):
@@ -37,9 +38,12 @@ def league_problems(
     best_count: int | None,
     cap: int | None,
     min_pulkas: int | None,
+    convention: str = "",
 ) -> dict[str, str]:
     """What is wrong with these settings, by field (empty: nothing)."""
     problems: dict[str, str] = {}
+    if convention not in dict(CONVENTION_CHOICES):
+        problems["convention"] = str(CONVENTION_UNKNOWN)
     if start and end and end < start:
         problems["end"] = str(END_BEFORE_START)
     if cap is not None and cap < 1:
@@ -69,9 +73,19 @@ def league_create(
     best_count: int | None,
     cap: int | None,
     min_pulkas: int,
+    convention: str = "",
 ) -> League:
-    """Open a league (season) of the club."""
-    _check(start=start, end=end, rule=rule, best_count=best_count, cap=cap, min_pulkas=min_pulkas)
+    """Open a league (season) of the club; `convention` restricts it to the pulkas of one
+    preset (blank: any convention counts)."""
+    _check(
+        start=start,
+        end=end,
+        rule=rule,
+        best_count=best_count,
+        cap=cap,
+        min_pulkas=min_pulkas,
+        convention=convention,
+    )
     return League.objects.create(
         club=club,
         name=name,
@@ -81,6 +95,7 @@ def league_create(
         best_count=best_count if rule == CountingRule.BEST else None,
         cap=cap,
         min_pulkas=min_pulkas,
+        convention=convention,
     )
 
 
@@ -95,10 +110,19 @@ def league_update(
     best_count: int | None,
     cap: int | None,
     min_pulkas: int,
+    convention: str = "",
 ) -> League:
-    """Change a league's name, dates or rule; its ranking follows at the next read (the
-    settings are part of the ranking's cache key)."""
-    _check(start=start, end=end, rule=rule, best_count=best_count, cap=cap, min_pulkas=min_pulkas)
+    """Change a league's name, dates, rule or convention; its ranking follows at the next
+    read (the settings are part of the ranking's cache key)."""
+    _check(
+        start=start,
+        end=end,
+        rule=rule,
+        best_count=best_count,
+        cap=cap,
+        min_pulkas=min_pulkas,
+        convention=convention,
+    )
     locked = League.objects.select_for_update().get(pk=league.pk)
     locked.name = name
     locked.start, locked.end = start, end
@@ -106,5 +130,6 @@ def league_update(
     locked.best_count = best_count if rule == CountingRule.BEST else None
     locked.cap = cap
     locked.min_pulkas = min_pulkas
+    locked.convention = convention
     locked.save()
     return locked

@@ -58,6 +58,7 @@ SIZES = (36.0, 30.0, 24.0)  # sequences: written large, shrunk before they are c
 LABEL_SIZE = 22.0  # opponent's name heading a whists column
 NAME_SIZE = 36.0
 TARGET_SIZE = 50.0
+SUM_SIZE = 24.0  # the pools' sum under the target, under pool_end: sum
 LINE_HEIGHT = 1.2  # in ems
 ASCENT = 0.9  # baseline below the top of a line box, in ems
 DESCENT = 0.26
@@ -184,9 +185,19 @@ class Drawing:
     players: tuple[PlayerDrawing, ...]
     closed: bool
     deals: int
+    # Under ``pool_end: sum`` (rules/conventions.md §20): the pools added up and the end n·T,
+    # written in the circle under the target ("Σ 32/30"); None where each pool closes.
+    pool_sum: int | None = None
+    pool_sum_target: int | None = None
+    sum_label: Label | None = None
+
+    @property
+    def pool_sum_reached(self) -> bool:
+        return self.pool_sum_target is not None and (self.pool_sum or 0) >= self.pool_sum_target
 
     def labels(self) -> list[Label]:
-        return [self.target, *(p.label for p in self.players)]
+        extra = [self.sum_label] if self.sum_label is not None else []
+        return [self.target, *extra, *(p.label for p in self.players)]
 
     def blocks(self) -> list[TextBlock]:
         found = []
@@ -245,6 +256,8 @@ def pulka_drawing(sheet: engine.Sheet, names: Sequence[str]) -> Drawing:
     label_of = dict(zip(players, names, strict=True))
     target = sheet.rules.pool_target
     snaps = sheet.snapshots
+    sum_target = sheet.pool_sum_target
+    by_each = sum_target is None
 
     layout = _LAYOUTS[n]
     drawn: list[PlayerDrawing] = []
@@ -253,7 +266,8 @@ def pulka_drawing(sheet: engine.Sheet, names: Sequence[str]) -> Drawing:
         name = label_of[player]
         pool_seq = running_sequence([s.pool[player] for s in snaps])
         mountain_seq = running_sequence([s.mountain[player] for s in snaps])
-        closed = sheet.pool[player] >= target
+        # Under the sum's end no pool closes by itself: a pool may pass the target (§20).
+        closed = by_each and sheet.pool[player] >= target
         # Pool and mountain along the player's own side only (in a 3-player sheet the side
         # players' corner pieces stay blank), so the last value is always in the same place.
         pool_block = _block(_slot(sector, own, MOUNTAIN_OUTER, POOL_OUTER), pool_seq, SIZES, closed)
@@ -301,6 +315,30 @@ def pulka_drawing(sheet: engine.Sheet, names: Sequence[str]) -> Drawing:
     target_text = _score(target)
     target_size = min(TARGET_SIZE, TARGET_SIZE * 1.7 * CIRCLE / _width(target_text, TARGET_SIZE))
     target_width = _width(target_text, target_size)
+    target_y = CENTRE + 0.36 * target_size
+    sum_label = None
+    if sum_target is not None:
+        # The target moves up; the running sum against n·T goes under it, within the circle.
+        target_size = min(target_size, 0.8 * TARGET_SIZE)
+        target_width = _width(target_text, target_size)
+        target_y = CENTRE - 0.05 * target_size
+        sum_text = f"\u03a3\u00a0{sheet.pool_sum}/{sum_target}"
+        sum_size = min(SUM_SIZE, SUM_SIZE * 1.5 * CIRCLE / _width(sum_text, SUM_SIZE))
+        sum_width = _width(sum_text, sum_size)
+        sum_y = CENTRE + 0.45 * CIRCLE
+        sum_label = Label(
+            x=CENTRE,
+            y=_n(sum_y),
+            transform="",
+            text=sum_text,
+            size=_n(sum_size),
+            box=(
+                _n(CENTRE - sum_width / 2),
+                _n(sum_y - 0.76 * sum_size),
+                _n(CENTRE + sum_width / 2),
+                _n(sum_y + 0.04 * sum_size),
+            ),
+        )
     return Drawing(
         view_box=f"{_n(min_x)} {_n(min_y)} {_n(width)} {_n(height)}",
         min_x=min_x,
@@ -318,20 +356,23 @@ def pulka_drawing(sheet: engine.Sheet, names: Sequence[str]) -> Drawing:
         circle_r=CIRCLE,
         target=Label(
             x=CENTRE,
-            y=_n(CENTRE + 0.36 * target_size),
+            y=_n(target_y),
             transform="",
             text=target_text,
             size=_n(target_size),
             box=(
                 _n(CENTRE - target_width / 2),
-                _n(CENTRE - 0.4 * target_size),
+                _n(target_y - 0.76 * target_size),
                 _n(CENTRE + target_width / 2),
-                _n(CENTRE + 0.4 * target_size),
+                _n(target_y + 0.04 * target_size),
             ),
         ),
         players=tuple(drawn),
         closed=sheet.closed,
         deals=len(snaps),
+        pool_sum=None if sum_target is None else sheet.pool_sum,
+        pool_sum_target=sum_target,
+        sum_label=sum_label,
     )
 
 

@@ -13,7 +13,8 @@ import copy
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -89,6 +90,22 @@ def club_rules(request: HttpRequest, club_slug: str) -> HttpResponse:
             form = RulesForm(prefix="rules", rules=club.default_rules())
     context = club_context(access, rules_form=form, notice=notice)
     return render_page(request, "scoring/club_rules.html", context, fragment="form")
+
+
+@require_GET
+def rules_fields(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The conventions' fields re-rendered for the choices made so far (htmx), wherever they
+    are edited (the club's defaults, a new table, a table before its first deal): a chosen
+    convention fills in every option; any other change shows which options then have no
+    effect, and the summary. Nothing is validated or saved here."""
+    access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
+    if not wants_fragment(request):
+        return redirect(access.club.get_absolute_url())
+    form = RulesForm(request.GET, prefix="rules", rules=access.club.default_rules())
+    context = club_context(access, rules_form=form, open=True, draft=True)
+    response = render(request, "scoring/_rules_fields.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_http_methods(["GET", "POST"])

@@ -3,23 +3,35 @@
 from __future__ import annotations
 
 from django import forms
+from django.forms.utils import ErrorDict
 from django.utils.translation import gettext_lazy as _
 
 from club.params import IntegerField, ModelChoiceField, int_param, parse_int
 from scoring import engine
 from scoring.formatting import SUIT_SYMBOLS
-from scoring.messages import KIND_WORDS, problem_text
+from scoring.messages import INERT_REASONS, KIND_WORDS, PRESET_LABELS, problem_text
 from scoring.models import Evening
 
-# Labels for every engine option value, in the players' words.
+# Labels for every engine option value, in the players' words; every value of the engine
+# (engine.OPTION_CHOICES and the other tables of rules/conventions.md §B) has one.
 OPTION_CHOICES: dict[str, list[tuple[str, str]]] = {
+    "preset": [(preset, PRESET_LABELS[preset]) for preset in engine.PRESETS],
     "consolation": [
         (engine.CONSOLATION_WHISTERS, _("to the whisters (and the 4-player dealer)")),
         (engine.CONSOLATION_ALL_OPPONENTS, _("to every opponent, the passer too")),
+        (engine.CONSOLATION_NONE, _("nobody writes consolation")),
+    ],
+    "consolation_amount": [
+        (engine.CONSOLATION_AMOUNT_PRICE, _("the whist price of the game a trick")),
+        (engine.CONSOLATION_AMOUNT_TEN, _("10 whists a trick, whatever the game")),
     ],
     "lone_whister": [
         (engine.LONE_WHISTER_GREEDY, _("greedy: the lone whister writes for all defensive tricks")),
         (engine.LONE_WHISTER_GENTLEMAN, _("gentleman: split with the passer")),
+        (
+            engine.LONE_WHISTER_GENTLEMAN_ON_SET,
+            _("gentleman only when the declarer is set, else greedy"),
+        ),
     ],
     "whist_penalty": [
         (engine.WHIST_PENALTY_FULL, _("responsible: full value per trick short")),
@@ -41,6 +53,19 @@ OPTION_CHOICES: dict[str, list[tuple[str, str]]] = {
     "raspasy_zero": [
         (engine.RASPASY_ZERO_MOUNTAIN, _("written off the mountain")),
         (engine.RASPASY_ZERO_POOL, _("written into the pool")),
+        (engine.RASPASY_ZERO_MOUNTAIN_DOUBLE, _("written off the mountain twice")),
+        (engine.RASPASY_ZERO_NONE, _("nothing is written")),
+    ],
+    "raspasy_zero_unit": [
+        (engine.RASPASY_ZERO_UNIT_COST, _("the cost of the raspasy")),
+        (engine.RASPASY_ZERO_UNIT_ONE, _("one point")),
+    ],
+    "raspasy_scoring": [
+        (engine.RASPASY_SCORING_MOUNTAIN, _("in the mountain, for each trick")),
+        (
+            engine.RASPASY_SCORING_WHISTS,
+            _("in whists: the fewest tricks write on the others' tricks"),
+        ),
     ],
     "raspasy_progression_end": [
         (engine.PROGRESSION_END_RESET, _("starts again from the first step")),
@@ -54,6 +79,21 @@ OPTION_CHOICES: dict[str, list[tuple[str, str]]] = {
         (str(value), label)
         for value, label in zip(
             engine.POOL_POINT_VALUES, (_("10 whists"), _("20 whists")), strict=True
+        )
+    ],
+    "pool_end": [
+        (engine.POOL_END_EACH, _("when every pool reaches the target (with help)")),
+        (engine.POOL_END_SUM, _("when the pools add up to the target times the players")),
+    ],
+    "game_price_multiplier": [
+        (str(value), label)
+        for value, label in zip(
+            engine.GAME_PRICE_MULTIPLIERS,
+            (
+                _("single: whists at the value of the game"),
+                _("double: whists, remise and consolation at twice the value"),
+            ),
+            strict=True,
         )
     ],
     "whister_shortfall": [
@@ -90,26 +130,63 @@ RULES_PROBLEM_FIELDS = {
     "rules_raspasy_progression": "raspasy_progression",
     "rules_raspasy_step_max": "raspasy_progression",
     "rules_raspasy_steps_max": "raspasy_progression",
+    "rules_raspasy_whist_rate": "raspasy_whist_rate",
+    "rules_raspasy_whist_rate_max": "raspasy_whist_rate",
+    "rules_game_price_multiplier": "game_price_multiplier",
+    "rules_preset": "preset",
 }
+# Options shown as a choice of words whose engine value is a number or a list.
+_NUMBER_CHOICES = ("pool_point_value", "game_price_multiplier")
+
+
+def _steps(raw: str) -> list[int | None]:
+    parts = [p for p in raw.replace(";", ",").replace(" ", ",").split(",") if p]
+    return [parse_int(p) for p in parts]
 
 
 class RulesForm(forms.Form):
-    """Every option of the rule book (§14), shown with the current values and adjustable."""
+    """Every option of the rule book (sochi.md §14, conventions.md §B), after the named
+    convention they start from (preset), shown with the current values and adjustable.
 
+    Choosing a convention fills in every option: the form is then re-rendered with the
+    preset's values (`APPLY` in the data: htmx sends it when the choice changes, a button
+    without JavaScript), keeping the pool target. Options that change nothing under the
+    other choices (engine.inert_options) are shown disabled with the reason; their values
+    travel in hidden inputs, so that they are kept as they were.
+    """
+
+    APPLY = "apply_preset"
+
+    preset = _choice("preset", _("Convention"))
     pool_target = IntegerField(
         label=_("Pool target"), min_value=1, max_value=engine.POOL_TARGET_MAX
     )
+    pool_end = _choice("pool_end", _("The pulka ends"))
+    pool_point_value = _choice("pool_point_value", _("A pool point counts"))
+    help = _flag(_("Help: a closed pool helps the largest open pool"))
+    help_exception = _choice("help_exception", _("If that player was set on whist"))
+    help_excludes_talon_sitter = _flag(_("No help to the 4-player dealer"))
+    game_price_multiplier = _choice("game_price_multiplier", _("Price of the game in whists"))
     consolation = _choice("consolation", _("Consolation when the declarer is set"))
+    consolation_amount = _choice("consolation_amount", _("Consolation a trick short"))
     lone_whister = _choice("lone_whister", _("Lone whister"))
     whist_penalty = _choice("whist_penalty", _("Whister set"))
-    whister_shortfall = _choice("whister_shortfall", _("Two whisters at six or seven pay for"), "")
+    whister_shortfall = _choice("whister_shortfall", _("Two whisters at six or seven pay for"))
     duty1_rule = _choice("duty1_rule", _("Eight to ten, two whisters with no trick"))
     personal_quota = _flag(_("Each whister must take his own share"))
     ten_checked = _flag(_("Ten is checked, not whisted"))
     half_whist_levels = _choice("half_whist_levels", _("Half-whist"))
     quick_tricks = _flag(_("Quick tricks in the talon are paid"))
+    raspasy_scoring = _choice("raspasy_scoring", _("Raspasy are scored"))
+    raspasy_whist_rate = IntegerField(
+        label=_("Raspasy whists a trick"),
+        min_value=1,
+        max_value=engine.RASPASY_WHIST_RATE_MAX,
+        required=False,
+    )
     raspasy_amnesty = _flag(_("Raspasy amnesty (the fewest tricks write nothing)"))
     raspasy_zero = _choice("raspasy_zero", _("Raspasy with no trick: the cost is"))
+    raspasy_zero_unit = _choice("raspasy_zero_unit", _("Raspasy with no trick: the amount is"))
     raspasy_progression = forms.CharField(
         label=_("Raspasy progression"),
         required=False,
@@ -119,16 +196,35 @@ class RulesForm(forms.Form):
         "raspasy_progression_end", _("After the last step the progression")
     )
     exit_only_by_made_game = _flag(_("Only a made game ends a raspasy series"))
+    exit_by_unplayed_game = _flag(_("A game nobody whisted ends a raspasy series"))
+    exit_by_misere = _flag(_("A misère ends a raspasy series"))
     mountain_floor_zero = _flag(_("A mountain never goes below zero"))
-    help = _flag(_("Help: a closed pool helps the largest open pool"))
-    help_exception = _choice("help_exception", _("If that player was set on whist"))
-    help_excludes_talon_sitter = _flag(_("No help to the 4-player dealer"))
-    pool_point_value = _choice("pool_point_value", _("An unfinished pool point costs"))
 
-    def __init__(self, *args, rules: dict | None = None, **kwargs) -> None:
+    def __init__(self, data=None, *args, rules: dict | None = None, **kwargs) -> None:
+        prefix = kwargs.get("prefix")
+        apply_key = f"{prefix}-{self.APPLY}" if prefix else self.APPLY
+        # Choosing a convention: the form starts again from the preset's values.
+        self.applied = data is not None and apply_key in data
         if rules is not None and "initial" not in kwargs:
             kwargs["initial"] = self.initial_from(rules)
-        super().__init__(*args, **kwargs)
+        if self.applied:
+            base = kwargs.get("initial") or self.initial_from({})
+            preset = data.get(f"{prefix}-preset" if prefix else "preset")
+            if preset not in engine.PRESETS:
+                preset = base["preset"]
+            target = int_param(
+                data.get(f"{prefix}-pool_target" if prefix else "pool_target"),
+                low=1,
+                high=engine.POOL_TARGET_MAX,
+            )
+            chosen = engine.preset_rules(preset, pool_target=target or base["pool_target"])
+            kwargs["initial"] = self.initial_from(engine.rules_to_dict(chosen))
+            data = None
+        super().__init__(data, *args, **kwargs)
+        self.current = self._current()
+        self.inert = engine.inert_options(self.current)
+        for key in self.inert:
+            self.fields[key].widget.attrs["disabled"] = True
 
     @staticmethod
     def initial_from(rules: dict) -> dict:
@@ -136,14 +232,90 @@ class RulesForm(forms.Form):
         initial = dict(resolved)
         initial["half_whist_levels"] = ",".join(str(x) for x in resolved["half_whist_levels"])
         initial["raspasy_progression"] = ", ".join(str(x) for x in resolved["raspasy_progression"])
-        initial["pool_point_value"] = str(resolved["pool_point_value"])
+        for key in _NUMBER_CHOICES:
+            initial[key] = str(resolved[key])
         return initial
+
+    def _raw(self, key: str):
+        """The posted value of a field as the form reads it (before validation)."""
+        field = self.fields[key]
+        return field.widget.value_from_datadict(self.data, self.files, self.add_prefix(key))
+
+    def _current(self) -> engine.Rules:
+        """The rules as the form now shows them: posted (where a value makes sense) or
+        initial; what the disabled options and the summary are worked out from."""
+        start = engine.rules_from_dict(self._initial_rules())
+        if not self.is_bound:
+            return start
+        values = engine.rules_to_dict(start)
+        for key in engine.RULE_KEYS:
+            raw = self._raw(key)
+            if isinstance(values[key], bool):
+                values[key] = bool(raw)
+            elif key in _NUMBER_CHOICES or key in ("pool_target", "raspasy_whist_rate"):
+                number = parse_int(raw) if isinstance(raw, str) else None
+                if number is not None:
+                    values[key] = number
+            elif key == "half_whist_levels":
+                if raw in dict(OPTION_CHOICES[key]):
+                    values[key] = [int(x) for x in raw.split(",") if x]
+            elif key == "raspasy_progression":
+                steps = _steps(raw or "")
+                if None not in steps:
+                    values[key] = steps
+            elif key in OPTION_CHOICES and raw in dict(OPTION_CHOICES[key]):
+                values[key] = raw
+        try:
+            return engine.rules_from_dict(values)
+        except engine.PulkaError:
+            # Some value is out of bounds: its error is said when the form is sent.
+            return start
+
+    def _initial_rules(self) -> dict:
+        rules = dict(self.initial) if self.initial else {}
+        if not rules:
+            return {}
+        rules["half_whist_levels"] = [
+            int(x) for x in str(rules.get("half_whist_levels", "")).split(",") if x
+        ]
+        rules["raspasy_progression"] = [
+            step for step in _steps(str(rules.get("raspasy_progression", ""))) if step
+        ]
+        for key in _NUMBER_CHOICES:
+            if key in rules:
+                rules[key] = int(rules[key])
+        return {k: v for k, v in rules.items() if k in engine.RULE_KEYS}
+
+    def option_rows(self) -> list[dict]:
+        """The options as the template lays them out: each bound field, and for an option
+        with no effect the reason and the value its hidden input keeps."""
+        rows = []
+        for bound in self:
+            reason = self.inert.get(bound.name)
+            hidden = None
+            if reason is not None:
+                value = bound.value()
+                if isinstance(bound.field, forms.BooleanField):
+                    hidden = "on" if value else None
+                else:
+                    hidden = "" if value is None else str(value)
+            rows.append(
+                {
+                    "field": bound,
+                    "inert": INERT_REASONS[reason] if reason else None,
+                    "hidden": hidden,
+                }
+            )
+        return rows
+
+    def summary(self) -> str:
+        """The convention in a line, "Leningrad (Piter), with changes: …" (the options that
+        count and differ from the preset's)."""
+        return convention_summary(self.current)
 
     def clean_raspasy_progression(self) -> list[int]:
         """The steps as numbers; how many and how large they may be is the engine's word."""
-        raw = self.cleaned_data.get("raspasy_progression") or ""
-        parts = [p for p in raw.replace(";", ",").replace(" ", ",").split(",") if p]
-        steps = [parse_int(p) for p in parts]
+        steps = _steps(self.cleaned_data.get("raspasy_progression") or "")
         if any(step is None or step <= 0 for step in steps):
             raise forms.ValidationError(
                 _("Write the raspasy costs as whole numbers above zero, e.g. 1, 2, 3.")
@@ -157,18 +329,15 @@ class RulesForm(forms.Form):
         defaults = engine.rules_to_dict(engine.Rules())
         rules = {}
         for key, default in defaults.items():
-            if key not in self.fields:
-                # A convention this form does not show yet (the preset and the options of
-                # rules/conventions.md) keeps the value the form was opened with.
-                rules[key] = self.initial.get(key, default)
-                continue
             value = cleaned.get(key)
             if key == "half_whist_levels":
                 value = [int(x) for x in (value or "").split(",") if x]
-            elif key == "pool_point_value":
+            elif key in _NUMBER_CHOICES:
                 value = int(value or default)
+            elif key == "raspasy_whist_rate" and value is None:
+                value = self.current.raspasy_whist_rate
             elif isinstance(default, str) and not value:
-                value = default
+                value = self.current_value(key, default)
             rules[key] = value
         try:
             self.rules = engine.rules_to_dict(engine.rules_from_dict(rules))
@@ -176,6 +345,71 @@ class RulesForm(forms.Form):
             field = RULES_PROBLEM_FIELDS.get(exc.code, exc.params.get("key"))
             self.add_error(field if field in self.fields else None, problem_text(exc))
         return cleaned
+
+    def current_value(self, key: str, default):
+        """An option sent empty keeps the value the form was opened with."""
+        return self.initial.get(key) or default
+
+
+def option_words(key: str, value) -> str:
+    """One option's value in the players' words ("20 whists", "yes", "2, 4, 6")."""
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    if key == "half_whist_levels":
+        value = ",".join(str(x) for x in value)
+    elif key == "raspasy_progression":
+        return ", ".join(str(x) for x in value) if value else str(_("none: every raspasy costs 1"))
+    if key in OPTION_CHOICES:
+        return str(dict(OPTION_CHOICES[key]).get(str(value), value))
+    return str(value)
+
+
+def option_changes(rules: engine.Rules, base: engine.Rules | None = None) -> list[dict]:
+    """The options of `rules` that count and differ from `base` (default: their preset),
+    each as {key, label, value} in words (engine.options_changed)."""
+    return [
+        {
+            "key": key,
+            "label": str(RulesForm.base_fields[key].label),
+            "value": option_words(key, getattr(rules, key)),
+        }
+        for key in engine.options_changed(rules, base)
+    ]
+
+
+def convention_description(rules: engine.Rules, players: int) -> dict:
+    """The conventions of a table in words: the convention (with its changes), how the
+    pulka ends, and every option that counts and differs from Sochi (the rules page)."""
+    target = rules.pool_target
+    if rules.pool_end == engine.POOL_END_SUM:
+        end = _(
+            "The pulka ends when the pools add up to %(total)s (%(target)s a player); "
+            "a pool may pass %(target)s."
+        ) % {"total": players * target, "target": target}
+    else:
+        end = _("The pulka ends when every pool reaches %(target)s.") % {"target": target}
+    return {
+        "name": str(PRESET_LABELS[rules.preset]),
+        "summary": convention_summary(rules),
+        "end": end,
+        "from_sochi": option_changes(rules, engine.Rules()),
+    }
+
+
+def convention_summary(rules: engine.Rules) -> str:
+    """The convention in a line: "Leningrad (Piter)", or "Leningrad (Piter), with changes:
+    Lone whister — greedy …; Quick tricks … — yes"."""
+    name = str(PRESET_LABELS[rules.preset])
+    changes = option_changes(rules)
+    if not changes:
+        return name
+    listed = "; ".join(
+        _("%(option)s — %(value)s") % {"option": c["label"], "value": c["value"]} for c in changes
+    )
+    return _("%(convention)s, with changes: %(changes)s") % {
+        "convention": name,
+        "changes": listed,
+    }
 
 
 class PulkaCreateForm(forms.Form):
@@ -204,6 +438,15 @@ class PulkaCreateForm(forms.Form):
             )
         data = args[0] if args else kwargs.get("data")
         self.rules_form = RulesForm(data, prefix="rules", rules=club.default_rules())
+
+    def full_clean(self) -> None:
+        if self.rules_form.applied:
+            # A convention was chosen (without JavaScript): the form is shown again with
+            # its options filled in, and nothing is checked yet.
+            self._errors = ErrorDict()
+            self.cleaned_data = {}
+            return
+        super().full_clean()
 
     def seat_fields(self) -> list[tuple[forms.BoundField, int]]:
         return [(self[f"seat_{i}"], i) for i in range(self.SEATS)]
@@ -405,7 +648,8 @@ class DealForm(forms.Form):
             "half_allowed": shape.half_whist is not None,
             "played": shape.played,
             "tricks": [seat[name] for name in shape.trick_players],
-            "quick_tricks": kind == engine.GAME and self.rules.quick_tricks,
+            # Asked for only when they count (a game, option quick_tricks).
+            "quick_tricks": shape.quick_tricks,
         }
 
     def call_fields(self) -> list[forms.BoundField]:
@@ -478,7 +722,9 @@ class DealForm(forms.Form):
                     return cleaned
                 calls[names[seat]] = call
             data["calls"] = calls
-            if cleaned.get("talon"):
+            if not shape["quick_tricks"]:
+                pass
+            elif cleaned.get("talon"):
                 data["talon"] = cleaned["talon"]
             elif cleaned.get("quick_tricks"):
                 data["quick_tricks"] = cleaned["quick_tricks"]

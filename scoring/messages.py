@@ -21,6 +21,27 @@ KIND_WORDS: dict[str, Promise] = {
     engine.RASPASY: _("raspasy"),
 }
 
+#: The named conventions (engine.PRESETS) in the players' words (glossary: Сочинка,
+#: Ленінградка (Пітер), Ростов).
+PRESET_LABELS: dict[str, Promise] = {
+    engine.PRESET_SOCHI: _("Sochi"),
+    engine.PRESET_LENINGRAD: _("Leningrad (Piter)"),
+    engine.PRESET_ROSTOV: _("Rostov"),
+}
+
+#: Why an option has no effect (engine.inert_options' reason codes), after "no effect:".
+INERT_REASONS: dict[str, Promise] = {
+    "pool_end_sum": _("the pulka ends by the sum of the pools, so there is no help"),
+    "help_off": _("there is no help"),
+    "raspasy_whists": _("raspasy are scored in whists"),
+    "raspasy_mountain": _("raspasy are scored in the mountain, not in whists"),
+    "raspasy_cost_fixed": _("every raspasy costs the same, so a series changes nothing"),
+    "raspasy_cost_one": _("every raspasy costs 1, so the cost and one point are the same"),
+    "raspasy_zero_none": _("a raspasy with no trick brings nothing"),
+    "consolation_none": _("nobody writes consolation"),
+    "personal_quota": _("each whister pays for his own share"),
+}
+
 #: engine code -> the problem in the user's language (the engine's placeholders).
 PROBLEMS: dict[str, Promise] = {
     # --- the document and its top-level keys ---

@@ -109,12 +109,36 @@ def pulka_history(pulka: Pulka, number: int | None = None) -> list[DealRevision 
 
 
 @dataclass(frozen=True)
+class PoolSum:
+    """Under ``pool_end: sum`` (rules/conventions.md §20): the pools added up, against the
+    end n·T ("pools 32 of 30: finished"), so that the players see how far the end is."""
+
+    total: int
+    target: int
+
+    @property
+    def reached(self) -> bool:
+        return self.total >= self.target
+
+    @property
+    def left(self) -> int:
+        return max(self.target - self.total, 0)
+
+
+def pool_sum(sheet: engine.Sheet) -> PoolSum | None:
+    """The sum of the pools against n·T, or None when every pool must close by itself."""
+    target = sheet.pool_sum_target
+    return None if target is None else PoolSum(total=sheet.pool_sum, target=target)
+
+
+@dataclass(frozen=True)
 class TableSheet:
     """What a list of tables shows of one sheet: what the cache keeps, small and picklable."""
 
     rows: list[dict]
     deals: int
     pool_target: int
+    pool_sum: PoolSum | None = None
 
 
 @dataclass(frozen=True)
@@ -137,14 +161,22 @@ class Table:
     def pool_target(self) -> int:
         return self.sheet.pool_target
 
+    @property
+    def pool_sum(self) -> PoolSum | None:
+        return self.sheet.pool_sum
+
 
 def sheet_rows(sheet: engine.Sheet, names: list[str]) -> list[dict]:
+    """The sheet's table, a row a player. A pool is marked closed only where every pool must
+    reach the target by itself; under ``pool_end: sum`` a pool may pass it and the end is
+    the pools' sum (see pool_sum)."""
     target = sheet.rules.pool_target
+    by_each = sheet.pool_sum_target is None
     return [
         {
             "name": name,
             "pool": sheet.pool[name],
-            "pool_closed": sheet.pool[name] >= target,
+            "pool_closed": by_each and sheet.pool[name] >= target,
             "mountain": sheet.mountain[name],
             # Aligned with `names`; None on the player's own column.
             "whists": [None if other == name else sheet.whists[name][other] for other in names],
@@ -177,7 +209,10 @@ def _table_sheet(pulka: Pulka, names: list[str], rows: list[tuple]) -> TableShee
         pulka.engine_rules(), names, deals, first_dealer=names[pulka.first_dealer]
     )
     return TableSheet(
-        rows=sheet_rows(sheet, names), deals=len(deals), pool_target=sheet.rules.pool_target
+        rows=sheet_rows(sheet, names),
+        deals=len(deals),
+        pool_target=sheet.rules.pool_target,
+        pool_sum=pool_sum(sheet),
     )
 
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path(C, evening_views.club_detail, name="club-detail"),
     path(C + "running/", evening_views.club_running, name="club-running"),
     path(C + "conventions/", evening_views.club_rules, name="club-rules"),
+    path(C + "conventions/fields/", evening_views.rules_fields, name="rules-fields"),
     path(C + "evenings/new/", evening_views.evening_create, name="evening-create"),
     path(E, evening_views.evening_detail, name="evening-detail"),
     path(E + "edit/", evening_views.evening_edit, name="evening-edit"),

@@ -27,7 +27,14 @@ from club.rendering import render_page, wants_fragment
 from scoring import engine, live, selectors, services
 from scoring.access import get_pulka_for_user, poll_unchanged
 from scoring.drawing import pulka_drawing
-from scoring.forms import DealForm, PulkaCreateForm, RulesForm, deal_initial
+from scoring.forms import (
+    DealForm,
+    PulkaCreateForm,
+    RulesForm,
+    convention_description,
+    convention_summary,
+    deal_initial,
+)
 from scoring.models import Deal, Pulka, PulkaStatus
 
 PAGE = "scoring/pulka_detail.html"
@@ -137,6 +144,8 @@ def _context(
         "names": names,
         "sheet": sheet,
         "rows": selectors.sheet_rows(sheet, names),
+        "pool_sum": selectors.pool_sum(sheet),
+        "convention": convention_summary(sheet.rules),
         "drawing": pulka_drawing(sheet, names),
         "deals": deals,
         "log": _log(access, names, deals, sheet),
@@ -267,6 +276,7 @@ def _deal_created(request, access, pulka, names, deal, sheet) -> HttpResponse:
         "names": names,
         "sheet": sheet,
         "rows": selectors.sheet_rows(sheet, names),
+        "pool_sum": selectors.pool_sum(sheet),
         "form": form,
         "mode": "new",
         "urls": _urls(pulka),
@@ -422,7 +432,11 @@ def pulka_rules(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
         if not access.can_record:
             get_club_for_user(request, club_slug, role=Role.SECRETARY)
         form = RulesForm(request.POST, prefix="rules", rules=pulka.rules)
-        if not editable:
+        if form.applied:
+            # "Fill in its options" without JavaScript: the form shows the convention's
+            # values, to be checked and saved.
+            pass
+        elif not editable:
             form.is_valid()
             form.add_error(None, _("The conventions can be changed only before the first deal."))
         elif form.is_valid():
@@ -445,6 +459,7 @@ def pulka_rules(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
         "names": pulka.names,
         "form": form,
         "editable": editable,
+        "convention": convention_description(pulka.engine_rules(), len(pulka.names)),
     }
     return render_page(request, "scoring/pulka_rules.html", context, fragment="rules")
 

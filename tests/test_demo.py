@@ -5,6 +5,7 @@ from django.contrib.auth import authenticate, get_user_model
 from django.test import RequestFactory
 
 from club.models import Club, Membership, Player, Role
+from competition import selectors as leagues
 from competition.demo import CLUB_SLUG, DEMO_PASSWORD, PLAYER_NAME, load_demo, random_deal
 from competition.models import League
 from scoring import engine, selectors
@@ -39,8 +40,9 @@ def test_loading_the_demo_twice_duplicates_nothing():
     assert counts() == first
     assert first["Club"] == 1
     assert first["Player"] == 12
-    assert first["Evening"] == 12  # eight league weeks and the four evenings of the cup
-    assert first["League"] == 1
+    # eight league weeks, the four evenings of the cup and the Leningrad evening
+    assert first["Evening"] == 13
+    assert first["League"] == 2
     assert first["Deal"] > 100
 
 
@@ -64,7 +66,8 @@ def test_every_login_works_and_has_its_role():
 def test_earlier_evenings_are_played_to_the_end_and_the_last_one_is_going_on():
     load_demo()
 
-    last, *earlier = Evening.objects.filter(club__slug=CLUB_SLUG).order_by("-date")
+    evenings = Evening.objects.filter(club__slug=CLUB_SLUG).exclude(notes__contains="ленінградки")
+    last, *earlier = evenings.order_by("-date")
     assert len({s.date for s in [last, *earlier]}) == 12
     for evening in [last, *earlier]:
         assert evening.venue
@@ -117,3 +120,41 @@ def test_in_raspasy_at_four_the_dealer_takes_at_most_two_tricks(seed):
         else:
             assert deal["declarer"] != "B"
             assert "B" not in deal.get("calls", {})
+
+
+@pytest.mark.parametrize("preset", engine.PRESETS)
+@pytest.mark.parametrize("n", [3, 4])
+def test_the_generator_makes_deals_every_preset_accepts(preset, n):
+    """Each deal alone is valid on a fresh sheet: the fields follow engine.deal_shape (no
+    dealer's tricks with Rostov raspasy at four, no talon where quick tricks do not count)."""
+    rules = engine.preset_rules(preset, pool_target=1000)
+    players = ["A", "B", "C", "D"][:n]
+    rng = random.Random(f"{preset}/{n}")
+
+    for _ in range(300):
+        deal = random_deal(rng, players, "B", rules)
+        engine.compute_sheet(rules, players, [engine.deal_from_dict(deal, 1)], "B")
+        if not rules.quick_tricks:
+            assert "talon" not in deal
+
+
+def test_the_leningrad_evening_has_a_table_closed_by_the_sum_of_its_pools_and_one_going_on():
+    load_demo()
+
+    evening = Evening.objects.get(club__slug=CLUB_SLUG, notes__contains="ленінградки")
+    pulkas = {p.status: p for p in evening.pulkas.all()}
+
+    assert set(pulkas) == {PulkaStatus.FINISHED, PulkaStatus.RUNNING}
+    for pulka in pulkas.values():
+        assert pulka.rules["preset"] == "leningrad"
+    finished = selectors.pulka_sheet(pulkas[PulkaStatus.FINISHED])
+    assert finished.closed
+    assert finished.pool_sum >= finished.pool_sum_target == 60
+    running = selectors.pulka_sheet(pulkas[PulkaStatus.RUNNING])
+    assert len(running.snapshots) == 10
+    assert running.pool_sum < running.pool_sum_target
+    league = League.objects.get(club__slug=CLUB_SLUG, convention="leningrad")
+    ranked = leagues.league_ranking(league).ranked
+    assert {s.player_id for s in ranked} == {
+        seat.player_id for seat in pulkas[PulkaStatus.FINISHED].seats.all()
+    }

@@ -62,6 +62,7 @@ from .jsonio import (
     sheet_to_dict,
 )
 from .rules import (
+    INERT_REASONS,
     OBLIGATION,
     POOL_TARGET_MAX,
     PRESET_VALUES,
@@ -72,6 +73,8 @@ from .rules import (
     RULE_KEYS,
     VALUE,
     Rules,
+    inert_options,
+    options_changed,
     preset_rules,
     rules_from_dict,
     rules_to_dict,
@@ -82,6 +85,7 @@ from .words import *  # noqa: F403  (the game's words, each defined once: words.
 
 __all__ = [
     *words.__all__,
+    "INERT_REASONS",
     "MESSAGES",
     "OBLIGATION",
     "POOL_TARGET_MAX",
@@ -109,6 +113,8 @@ __all__ = [
     "dealer_for_next_deal",
     "defenders_in_order",
     "format_score",
+    "inert_options",
+    "options_changed",
     "pair_nets",
     "parse_pulka",
     "preset_rules",

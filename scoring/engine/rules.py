@@ -50,6 +50,7 @@ from .words import (
     CONSOLATION_ALL_OPPONENTS,
     CONSOLATION_AMOUNT_PRICE,
     CONSOLATION_AMOUNT_TEN,
+    CONSOLATION_NONE,
     CONSOLATION_WHISTERS,
     DUTY1_SECOND,
     GAME_PRICE_MULTIPLIERS,
@@ -71,6 +72,7 @@ from .words import (
     RASPASY_SCORING_MOUNTAIN,
     RASPASY_SCORING_WHISTS,
     RASPASY_ZERO_MOUNTAIN,
+    RASPASY_ZERO_NONE,
     RASPASY_ZERO_POOL,
     RASPASY_ZERO_UNIT_COST,
     RASPASY_ZERO_UNIT_ONE,
@@ -92,8 +94,11 @@ __all__ = [
     "RULE_KEYS",
     "VALUE",
     "Rules",
+    "INERT_REASONS",
     "contract_value",
+    "inert_options",
     "obligation",
+    "options_changed",
     "preset_rules",
     "rules_from_dict",
     "rules_to_dict",
@@ -325,6 +330,96 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
         value = getattr(rules, key)
         out[key] = list(value) if isinstance(value, tuple) else value
     return out
+
+
+#: Why an option has no effect under the other rules (:func:`inert_options`); the UI says
+#: each in the user's words (scoring.messages.INERT_REASONS).
+INERT_REASONS: tuple[str, ...] = (
+    "pool_end_sum",  # §20a: no help, so nothing about help counts
+    "help_off",  # §9.2: help is off
+    "raspasy_whists",  # §23: raspasy in whists replace §7.2–7.3 (the amnesty)
+    "raspasy_mountain",  # §7.2: raspasy in the mountain write no raspasy whists
+    "raspasy_cost_fixed",  # §7.5: every raspasy costs the same, so the series never counts
+    "raspasy_cost_one",  # §21: every raspasy costs 1, so z = k = 1 either way
+    "raspasy_zero_none",  # §21: a raspasy with no trick writes nothing
+    "consolation_none",  # §24: nobody writes consolation
+    "personal_quota",  # §17.4: each whister pays for his own quota; the pair rules are unused
+)
+
+
+def inert_options(rules: Rules) -> dict[str, str]:
+    """The options that change nothing under the rest of ``rules``, each with the code of
+    the first reason (:data:`INERT_REASONS`), in the order of :data:`RULE_KEYS`.
+
+    The one place that knows which option depends on which (the readings of sochi.md §17 and
+    conventions.md §18–25): changing an option listed here leaves every sheet the same
+    (tests/engine/test_inert_options.py checks it on random pulkas).
+
+    Example (Leningrad: the pulka ends by the sum of the pools, so help is out)::
+
+        >>> inert = inert_options(preset_rules("leningrad"))
+        >>> inert["help"], inert["help_exception"], inert["raspasy_whist_rate"]
+        ('pool_end_sum', 'pool_end_sum', 'raspasy_mountain')
+        >>> "raspasy_progression_end" in inert, inert_options(Rules())["raspasy_zero_unit"]
+        (False, 'raspasy_cost_one')
+    """
+    found: dict[str, str] = {}
+
+    def inert(reason: str, *keys: str) -> None:
+        for key in keys:
+            found.setdefault(key, reason)
+
+    help_keys = ("help_exception", "help_excludes_talon_sitter")
+    if rules.pool_end == POOL_END_SUM:
+        inert("pool_end_sum", "help", *help_keys)
+    if not rules.help:
+        inert("help_off", *help_keys)
+    if rules.raspasy_scoring == RASPASY_SCORING_WHISTS:
+        inert("raspasy_whists", "raspasy_amnesty")
+    else:
+        inert("raspasy_mountain", "raspasy_whist_rate")
+    steps = set(rules.raspasy_progression)
+    if len(steps) <= 1:
+        inert(
+            "raspasy_cost_fixed",
+            "raspasy_progression_end",
+            "exit_only_by_made_game",
+            "exit_by_unplayed_game",
+            "exit_by_misere",
+        )
+    if rules.raspasy_zero == RASPASY_ZERO_NONE:
+        inert("raspasy_zero_none", "raspasy_zero_unit")
+    if steps <= {1}:
+        inert("raspasy_cost_one", "raspasy_zero_unit")
+    if rules.consolation == CONSOLATION_NONE:
+        inert("consolation_none", "consolation_amount")
+    if rules.personal_quota:
+        inert("personal_quota", "whister_shortfall", "duty1_rule")
+    return {key: found[key] for key in RULE_KEYS if key in found}
+
+
+def options_changed(rules: Rules, base: Rules | None = None) -> tuple[str, ...]:
+    """The options of ``rules`` that differ from ``base`` (default: the rules of their own
+    preset, conventions.md §A) and count under ``rules`` (not :func:`inert_options`), in the
+    order of :data:`RULE_KEYS`; neither ``preset`` nor the agreed ``pool_target`` is listed.
+
+    Example (Leningrad with quick tricks and help: help has no effect under the sum's end)::
+
+        >>> options_changed(preset_rules("leningrad", quick_tricks=True, help=True))
+        ('quick_tricks',)
+        >>> options_changed(preset_rules("rostov"), Rules())[:3]
+        ('consolation', 'lone_whister', 'whist_penalty')
+    """
+    if base is None:
+        base = preset_rules(rules.preset)
+    inert = inert_options(rules)
+    return tuple(
+        key
+        for key in RULE_KEYS
+        if key not in ("preset", "pool_target")
+        and key not in inert
+        and getattr(rules, key) != getattr(base, key)
+    )
 
 
 def contract_value(level: int) -> int:

@@ -43,6 +43,14 @@ def entry_text(entry: engine.Entry) -> str:
             "consolation": _("%(player)s writes %(amount)s whists on %(other)s (consolation)"),
             "half_whist": _("%(player)s writes %(amount)s whists on %(other)s (half-whist)"),
             "help": _("%(player)s writes %(amount)s whists on %(other)s (help)"),
+            # Raspasy in whists (rules/conventions.md §23): the fewest tricks write on the
+            # others' tricks; two tied for the fewest write half each.
+            "raspasy": _(
+                "%(player)s writes %(amount)s whists on %(other)s (raspasy, fewest tricks)"
+            ),
+            "raspasy_shared": _(
+                "%(player)s writes %(amount)s whists on %(other)s (raspasy, fewest tricks, shared)"
+            ),
             "quick_tricks": _(
                 "%(player)s writes %(amount)s whists on %(other)s (quick tricks in the talon)"
             ),

@@ -80,3 +80,43 @@ def test_without_htmx_the_form_url_leads_back_to_the_page(as_persona, pulka):
 
     assert response.status_code == 302
     assert response["Location"] == pulka.get_absolute_url()
+
+
+def test_a_leningrad_table_is_not_asked_for_quick_tricks_nor_a_misere_or_raspasy(
+    as_persona, evening_a
+):
+    from tests.conftest import make_pulka
+
+    leningrad = make_pulka(evening_a, rules={"preset": "leningrad"})
+    client = as_persona("secretary")
+
+    assert 'name="quick_tricks"' not in _form(client, leningrad, "kind=game")
+    assert 'name="talon"' not in _form(client, leningrad, "kind=game")
+    assert 'name="quick_tricks"' not in _form(client, leningrad, "kind=raspasy")
+
+
+def test_with_rostov_raspasy_in_whists_the_four_player_dealer_is_not_asked_for_tricks(
+    as_persona, evening_a
+):
+    from scoring.models import Deal
+    from tests.conftest import make_pulka
+    from tests.scoring.conftest import entry
+
+    names = ("Anna", "Boris", "Vera", "Gleb")
+    rostov = make_pulka(evening_a, names=names, rules={"preset": "rostov"})
+    sochi = make_pulka(evening_a, names=names)
+    client = as_persona("secretary")
+
+    at_rostov = _form(client, rostov, "kind=raspasy&dealer=0&rotation_dealer=0")
+    at_sochi = _form(client, sochi, "kind=raspasy&dealer=0&rotation_dealer=0")
+
+    assert 'name="tricks_0"' not in at_rostov
+    assert all(f'name="tricks_{i}"' in at_rostov for i in (1, 2, 3))
+    assert 'name="tricks_0"' in at_sochi
+    # recorded with the three counts, the last left empty: it takes the rest of the ten
+    data = {"kind": "raspasy", "dealer": "0", "rotation_dealer": "0", **entry()}
+    data.update(tricks_1="2", tricks_2="3")
+    response = client.post(rostov.get_absolute_url() + "deals/", data)
+    assert response.status_code == 302
+    deal = Deal.objects.get(pulka=rostov)
+    assert deal.to_pulka_dict(list(names))["tricks"] == {"Boris": 2, "Vera": 3, "Gleb": 5}

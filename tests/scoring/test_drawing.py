@@ -34,7 +34,9 @@ def case_drawing(name: str, names: list[str] | None = None) -> Drawing:
     return pulka_drawing(engine.score_pulka(case), names or case["players"])
 
 
-def long_pulka(n: int = 3, deals: int = 100, target: int = 100) -> engine.Sheet:
+def long_pulka(
+    n: int = 3, deals: int = 100, target: int = 100, rules: engine.Rules | None = None
+) -> engine.Sheet:
     """A long evening: raspasy, made and set games, misères, in turn round the table."""
     players = ["Anna", "Boris", "Vera", "Grigory"][:n]
     written = []
@@ -75,7 +77,7 @@ def long_pulka(n: int = 3, deals: int = 100, target: int = 100) -> engine.Sheet:
             written.append(engine.Deal("game", declarer, "6S", {first: "pass", second: "pass"}))
         else:
             written.append(engine.Deal("misere", declarer, tricks={declarer: i % 2}))
-    return engine.compute_sheet(engine.Rules(pool_target=target), players, written)
+    return engine.compute_sheet(rules or engine.Rules(pool_target=target), players, written)
 
 
 # --- running sequences -------------------------------------------------------------------
@@ -441,3 +443,53 @@ def test_the_description_reads_the_sheet_for_a_screen_reader():
     assert "A: pool 10, mountain 0 (pool closed); whists on C 20; whists on B 64." in desc
     assert "C: pool 10, mountain −4" in desc
     assert svg.get("aria-labelledby") == "drawing-title drawing-desc"
+
+
+# --- pool_end: sum (rules/conventions.md §20) ---------------------------------------------------
+
+
+def preset_case(name: str) -> engine.Sheet:
+    return engine.score_pulka(load_case(f"presets/{name}"))
+
+
+def test_under_the_sum_of_the_pools_the_circle_shows_the_sum_against_n_t():
+    sheet = preset_case("L1-basics")  # Leningrad to 10: pools 12, 8, 12 = 32 of 30
+    drawing = pulka_drawing(sheet, list(sheet.players))
+
+    assert (drawing.pool_sum, drawing.pool_sum_target, drawing.pool_sum_reached) == (32, 30, True)
+    assert drawing.sum_label.text == "\u03a3\u00a032/30"
+    # a pool past the target is written as it is, and no pool is closed by itself
+    assert [p.pool_final for p in drawing.players] == ["12", "8", "12"]
+    assert not any(p.closed for p in drawing.players)
+    # the sum sits in the circle, under the target, apart from it
+    r = drawing.circle_r
+    for label in (drawing.target, drawing.sum_label):
+        a, b, c, d = label.box
+        assert math.dist((a, b), (500, 500)) < r
+        assert math.dist((c, d), (500, 500)) < r
+    assert not overlap(drawing.target.box, drawing.sum_label.box)
+
+
+def test_each_pool_closing_by_itself_draws_no_sum():
+    drawing = case_drawing("G10")
+
+    assert drawing.pool_sum is None
+    assert drawing.sum_label is None
+    assert drawing.labels()[0] is drawing.target
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_a_long_leningrad_pulka_stays_inside_the_sheet_and_nothing_overlaps(n):
+    rules = engine.preset_rules("leningrad", pool_target=200)
+    sheet = long_pulka(n, rules=rules)
+    drawing = pulka_drawing(sheet, list(sheet.players))
+
+    assert drawing.sum_label is not None
+    assert max(sheet.pool.values()) > 0
+    boxes = all_boxes(drawing)
+    for i, (text, box) in enumerate(boxes):
+        for other, box2 in boxes[i + 1 :]:
+            assert not overlap(box, box2), (text, other)
+    svg = render_to_string("scoring/_drawing.html", {"drawing": drawing})
+    ET.fromstring(svg[svg.index("<svg") : svg.index("</svg>") + 6])
+    assert f"pools {sheet.pool_sum} of {n * 200}" in svg

@@ -320,3 +320,35 @@ def test_an_import_with_a_name_the_roster_refuses_saves_nothing(evening_a, playe
     assert problem in error.value.message
     assert not Pulka.objects.filter(evening=evening_a).exists()
     assert not Player.objects.filter(club=evening_a.club).exists()
+
+
+PRESET_CASES = sorted(p for p in GOOD if p.parent.name == "presets")
+
+
+@pytest.mark.parametrize("path", PRESET_CASES, ids=lambda p: p.stem)
+def test_the_convention_of_a_preset_case_is_stored_exported_and_imported_again(evening_a, path):
+    original = load(path)
+    preset = original["rules"].get("preset", "sochi")
+
+    pulka = pulka_import(evening=evening_a, document=original, imported_by=None)
+    exported = pulka_document(pulka)
+    again = pulka_import(evening=evening_a, document=exported, imported_by=None)
+
+    assert pulka.rules["preset"] == preset
+    assert exported["rules"]["preset"] == preset
+    assert again.rules == pulka.rules
+    assert engine.rules_from_dict(exported["rules"]) == engine.rules_from_dict(original["rules"])
+    assert sheet_document(again)["rules"]["preset"] == preset
+
+
+def test_an_explicit_key_beside_a_preset_survives_the_round_trip(evening_a):
+    original = load(next(p for p in PRESET_CASES if p.stem == "L1-basics"))
+    original["rules"] = {**original["rules"], "quick_tricks": True, "help": True}
+
+    pulka = pulka_import(evening=evening_a, document=original, imported_by=None)
+    exported = pulka_document(pulka)
+
+    assert exported["rules"]["preset"] == "leningrad"
+    assert (exported["rules"]["quick_tricks"], exported["rules"]["help"]) == (True, True)
+    assert exported["rules"]["pool_end"] == "sum"
+    assert engine.options_changed(engine.rules_from_dict(exported["rules"])) == ("quick_tricks",)
