@@ -30,7 +30,7 @@ def test_htmx_entry_swaps_in_a_fresh_form_the_sheet_and_the_new_log_line(as_pers
     assert 'data-pool="2"' in html
     assert 'hx-swap-oob="afterbegin:#deal-log"' in html
     assert 'id="deal-1"' in html
-    assert "Vera writes 8 whists on Boris" in html
+    assert "Vera writes whists on Boris: 8" in html
 
 
 def test_entry_records_who_entered_it_and_a_revision(as_persona, pulka, secretary):
