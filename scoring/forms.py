@@ -234,8 +234,26 @@ CALL_LABELS = {engine.WHIST: _("whist"), engine.PASS: _("pass"), engine.HALF: _(
 CARD_SUITS = {
     **{suit: suit for suit in engine.CARD_SUITS},
     **{v: k for k, v in SUIT_SYMBOLS.items()},
+    **engine.CYRILLIC_SUITS,
 }
-CARD_RANKS = frozenset(engine.RANKS)
+CARD_RANKS = {
+    **{rank: rank for rank in engine.RANKS},
+    **engine.CYRILLIC_RANKS,
+}
+
+
+def talon_cards(raw: str) -> list[str] | None:
+    """The talon as typed, in Latin ("AS 10H"), Cyrillic ("ТП 10Ч") or with suit signs, as
+    pulka/1 cards; None when a word is not a card. Rank comes first, so "ТТ" is the ace of
+    clubs and "ВТ" the jack of clubs."""
+    cards = []
+    for token in raw.upper().replace(",", " ").split():
+        suit = CARD_SUITS.get(token[-1:])
+        rank = CARD_RANKS.get(token[:-1])
+        if suit is None or rank is None:
+            return None
+        cards.append(rank + suit)
+    return cards
 
 
 class DealForm(forms.Form):
@@ -274,7 +292,9 @@ class DealForm(forms.Form):
         label=_("Talon cards"),
         required=False,
         max_length=16,
-        help_text=_("Instead of the count: the two cards, e.g. AS KS or 10H QH."),
+        help_text=_(
+            "Instead of the count: the two cards, e.g. AS KS or 10H QH (or ТП КП, 10Ч ДЧ)."
+        ),
     )
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
     rotation_dealer = forms.TypedChoiceField(coerce=int, widget=forms.HiddenInput)
@@ -422,14 +442,16 @@ class DealForm(forms.Form):
             return []
         cards = []
         for token in raw.split():
-            suit = CARD_SUITS.get(token[-1:])
-            rank = token[:-1]
-            if suit is None or rank not in CARD_RANKS:
+            card = talon_cards(token)
+            if card is None:
                 raise forms.ValidationError(
-                    _("%(card)s is not a card: write the rank and the suit, e.g. AS or 10H.")
+                    _(
+                        "%(card)s is not a card: write the rank and then the suit, "
+                        "e.g. AS or 10H, or in Cyrillic ТП (ace of spades) or 10Ч."
+                    )
                     % {"card": token}
                 )
-            cards.append(rank + suit)
+            cards.extend(card)
         if len(cards) != 2:
             raise forms.ValidationError(_("The talon has exactly two cards."))
         return cards
