@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club.params import IntegerField, ModelChoiceField, int_param, parse_int
 from scoring import engine
-from scoring.formatting import SUIT_SYMBOLS
+from scoring.formatting import SUIT_SYMBOLS, card_label
 from scoring.messages import INERT_REASONS, KIND_WORDS, PRESET_LABELS, problem_text
 from scoring.models import Evening
 
@@ -477,8 +477,26 @@ CALL_LABELS = {engine.WHIST: _("whist"), engine.PASS: _("pass"), engine.HALF: _(
 CARD_SUITS = {
     **{suit: suit for suit in engine.CARD_SUITS},
     **{v: k for k, v in SUIT_SYMBOLS.items()},
+    **engine.CYRILLIC_SUITS,
 }
-CARD_RANKS = frozenset(engine.RANKS)
+CARD_RANKS = {
+    **{rank: rank for rank in engine.RANKS},
+    **engine.CYRILLIC_RANKS,
+}
+
+
+def talon_cards(raw: str) -> list[str] | None:
+    """The talon as typed, in Latin ("AS 10H"), Cyrillic ("ТП 10Ч") or with suit signs, as
+    pulka/1 cards; None when a word is not a card. Rank comes first, so "ТТ" is the ace of
+    clubs and "ВТ" the jack of clubs."""
+    cards = []
+    for token in raw.upper().replace(",", " ").split():
+        suit = CARD_SUITS.get(token[-1:])
+        rank = CARD_RANKS.get(token[:-1])
+        if suit is None or rank is None:
+            return None
+        cards.append(rank + suit)
+    return cards
 
 
 class DealForm(forms.Form):
@@ -517,7 +535,9 @@ class DealForm(forms.Form):
         label=_("Talon cards"),
         required=False,
         max_length=16,
-        help_text=_("Instead of the count: the two cards, e.g. AS KS or 10H QH."),
+        help_text=_(
+            "Instead of the count: the two cards, e.g. AS KS or 10H QH (or ТП КП, 10Ч ДЧ)."
+        ),
     )
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
     rotation_dealer = forms.TypedChoiceField(coerce=int, widget=forms.HiddenInput)
@@ -658,6 +678,13 @@ class DealForm(forms.Form):
     def trick_fields(self) -> list[forms.BoundField]:
         return [self[f"tricks_{seat}"] for seat in self.shape["tricks"]]
 
+    @property
+    def talon_grid(self) -> list[tuple[str, str]]:
+        """The 32 cards to tap on a phone instead of typing the talon: (code, label), by suit
+        and rank (static/js/cards.js writes the codes into the talon field)."""
+        cards = [f"{rank}{suit}" for suit in engine.CARD_SUITS for rank in engine.RANKS]
+        return [(card, card_label(card)) for card in cards]
+
     # -- validation ------------------------------------------------------------------------
 
     def clean_talon(self) -> list[str]:
@@ -666,14 +693,16 @@ class DealForm(forms.Form):
             return []
         cards = []
         for token in raw.split():
-            suit = CARD_SUITS.get(token[-1:])
-            rank = token[:-1]
-            if suit is None or rank not in CARD_RANKS:
+            card = talon_cards(token)
+            if card is None:
                 raise forms.ValidationError(
-                    _("%(card)s is not a card: write the rank and the suit, e.g. AS or 10H.")
+                    _(
+                        "%(card)s is not a card: write the rank and then the suit, "
+                        "e.g. AS or 10H, or in Cyrillic ТП (ace of spades) or 10Ч."
+                    )
                     % {"card": token}
                 )
-            cards.append(rank + suit)
+            cards.extend(card)
         if len(cards) != 2:
             raise forms.ValidationError(_("The talon has exactly two cards."))
         return cards

@@ -131,7 +131,8 @@ def test_english_is_the_source_language(client, busy_pulka):
     ).content.decode()
 
     assert "Final settlement" in html or "Sheet" in html
-    assert "whists on" in html.lower() or "Whists on" in html
+    assert "Vera writes" not in html  # the fixture's names are Cyrillic
+    assert "Анна writes whists on Віра: 20 (help)" in html
 
 
 @pytest.mark.parametrize(
@@ -207,3 +208,102 @@ def test_the_league_profile_and_rating_pages_have_no_untranslated_label(
     for path in pages:
         html = client.get(path, headers={"accept-language": language}).content.decode()
         assert latin_words(visible_text(html)) - {club.slug} == set(), path
+
+
+# A Ukrainian word that starts like the Russian "вист" but is not about whists ("вистачає").
+RUSSIAN_WHIST = re.compile(r"(?<!\w)[Вв]ист(?!ач|ав)\w*")
+WHIST_ENTRIES = {
+    "uk": [
+        "Віра пише вісти на гравця Анна: 4 (піввіста)",
+        "Анна пише вісти на гравця Віра: 4",
+        "Анна пише вісти на гравця Віра: 20 (допомога)",
+        "Віра пише вісти на гравця Борис: 4 (консоляція)",
+        "Анна пише вісти на гравця Борис: 4 (швидкі взятки в прикупі)",
+        "Анна: 4 у гору (підсад на вісті)",
+    ],
+    "ru": [
+        "Віра пишет висты на игрока Анна: 4 (полвиста)",
+        "Анна пишет висты на игрока Віра: 4",
+        "Анна пишет висты на игрока Віра: 20 (помощь)",
+        "Віра пишет висты на игрока Борис: 4 (консоляция)",
+        "Анна пишет висты на игрока Борис: 4 (быстрые взятки в прикупе)",
+        "Анна: 4 в гору (подсад на висте)",
+    ],
+}
+DRAWING = {
+    "uk": "Анна: пуля 10, гора 3 (пуля закрита); вісти на гравця Віра: 24; "
+    "вісти на гравця Борис: 16.",
+    "ru": "Анна: пуля 10, гора 3 (пуля закрыта); висты на игрока Віра: 24; "
+    "висты на игрока Борис: 16.",
+}
+
+
+@pytest.mark.parametrize("language", ["uk", "ru"])
+def test_the_deal_log_and_drawing_keep_names_in_the_nominative(client, busy_pulka, language):
+    """The number stands alone after a colon, the name after "на гравця/на игрока"."""
+    club = busy_pulka.evening.club
+    client.force_login(make_member(club, Role.PLAYER, username="p").user)
+
+    html = client.get(
+        busy_pulka.get_absolute_url(), headers={"accept-language": language}
+    ).content.decode()
+    text = visible_text(html)
+
+    for sentence in WHIST_ENTRIES[language]:
+        assert f"<li>{sentence}</li>" in html
+    assert DRAWING[language] in html
+    # The settlement of this pulka is in thirds: the fraction is shown as players write it.
+    assert "448/3" in text
+    if language == "uk":
+        assert RUSSIAN_WHIST.findall(text) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("uk", "Віра пише вісти на гравця Анна: 5/2 (піввіста)"),
+        ("ru", "Віра пишет висты на игрока Анна: 5/2 (полвиста)"),
+        ("en", "Віра writes whists on Анна: 5/2 (half-whist)"),
+    ],
+)
+def test_a_fractional_whist_entry_reads_correctly(language, expected):
+    from fractions import Fraction
+
+    from django.utils import translation
+
+    from scoring import engine
+    from scoring.templatetags.pulka import entry_text
+
+    entry = engine.Entry("whists", "Віра", Fraction(5, 2), "Анна", "half_whist")
+    with translation.override(language):
+        assert entry_text(entry) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "whists", "rating"),
+    [
+        ("uk", "Одна пулька, {date}; вісти: ", "Одна пулька в рейтингу, {date}: рейтинг "),
+        ("ru", "Одна пулька, {date}; висты: ", "Одна пулька в рейтинге, {date}: рейтинг "),
+    ],
+)
+def test_a_single_pulka_profile_has_its_own_sentence(client, busy_pulka, language, whists, rating):
+    """n = 1 is not "1 пулька з 01.12 по 01.12": each chart summary has a sentence of its own."""
+    from scoring.services import pulka_finish
+
+    pulka_finish(pulka=busy_pulka, finished_by=None)
+    club = busy_pulka.evening.club
+    anna = busy_pulka.seats.get(player__name="Анна").player
+    client.force_login(make_member(club, Role.PLAYER, username="p").user)
+
+    html = client.get(
+        f"/c/{club.slug}/players/{anna.pk}/", headers={"accept-language": language}
+    ).content.decode()
+
+    date = busy_pulka.evening.date.strftime("%d.%m.%Y")
+    whists, rating = whists.format(date=date), rating.format(date=date)
+    assert whists in html
+    assert rating in html
+    assert "1 пульк" not in html  # never "1 пулька з … по …"
+    assert " по " not in re.search(rf"{re.escape(whists)}[^<]*", html).group(0)
+    if language == "uk":
+        assert RUSSIAN_WHIST.findall(visible_text(html)) == []

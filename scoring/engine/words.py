@@ -44,6 +44,11 @@ ACE = "A"
 KING = "K"
 QUEEN = "Q"
 RANKS: tuple[str, ...] = (ACE, KING, QUEEN, "J", "10", "9", "8", "7")
+#: How players write cards in Ukrainian and Russian (rank first, then the suit's initial):
+#: Т туз, К король, Д дама, В валет; П піки/пики, Т трефи/трефы, Б бубни/бубны, Ч черви/чирви.
+#: "ТТ" is the ace of clubs. The values are the pulka/1 letters above.
+CYRILLIC_RANKS: dict[str, str] = {"Т": ACE, "К": KING, "Д": QUEEN, "В": "J"}
+CYRILLIC_SUITS: dict[str, str] = {"П": SPADES, "Т": CLUBS, "Б": DIAMONDS, "Ч": HEARTS}
 #: Contract levels (§1.2).
 LEVELS: tuple[int, ...] = (6, 7, 8, 9, 10)
 
@@ -122,6 +127,8 @@ __all__ = [
     "CONSOLATION_AMOUNT_TEN",
     "CONSOLATION_NONE",
     "CONSOLATION_WHISTERS",
+    "CYRILLIC_RANKS",
+    "CYRILLIC_SUITS",
     "DIAMONDS",
     "DUTY1_BOTH",
     "DUTY1_SECOND",

@@ -31,7 +31,7 @@ def _tricks(n: int) -> str:
 
 @register.filter
 def entry_text(entry: engine.Entry) -> str:
-    """What a deal wrote, in the user's language ("Boris writes 8 whists on Anna")."""
+    """What a deal wrote, in the user's language ("Boris writes whists on Anna: 8")."""
     p = {"player": entry.player, "other": entry.other, "amount": score(entry.amount)}
     code, reason = entry.code, entry.reason
     if code == "pool":
@@ -40,21 +40,21 @@ def entry_text(entry: engine.Entry) -> str:
         return _("help: %(amount)s into %(other)s's pool") % p
     if code == "whists":
         text = {
-            "consolation": _("%(player)s writes %(amount)s whists on %(other)s (consolation)"),
-            "half_whist": _("%(player)s writes %(amount)s whists on %(other)s (half-whist)"),
-            "help": _("%(player)s writes %(amount)s whists on %(other)s (help)"),
+            "consolation": _("%(player)s writes whists on %(other)s: %(amount)s (consolation)"),
+            "half_whist": _("%(player)s writes whists on %(other)s: %(amount)s (half-whist)"),
+            "help": _("%(player)s writes whists on %(other)s: %(amount)s (help)"),
             # Raspasy in whists (rules/conventions.md §23): the fewest tricks write on the
             # others' tricks; two tied for the fewest write half each.
             "raspasy": _(
-                "%(player)s writes %(amount)s whists on %(other)s (raspasy, fewest tricks)"
+                "%(player)s writes whists on %(other)s: %(amount)s (raspasy, fewest tricks)"
             ),
             "raspasy_shared": _(
-                "%(player)s writes %(amount)s whists on %(other)s (raspasy, fewest tricks, shared)"
+                "%(player)s writes whists on %(other)s: %(amount)s (raspasy, fewest tricks, shared)"
             ),
             "quick_tricks": _(
-                "%(player)s writes %(amount)s whists on %(other)s (quick tricks in the talon)"
+                "%(player)s writes whists on %(other)s: %(amount)s (quick tricks in the talon)"
             ),
-        }.get(reason or "", _("%(player)s writes %(amount)s whists on %(other)s"))
+        }.get(reason or "", _("%(player)s writes whists on %(other)s: %(amount)s"))
         return text % p
     if code == "mountain":
         t = entry.tricks

@@ -148,3 +148,50 @@ def test_secretary_runs_a_table_from_start_to_end(live_server, page, artifacts):
         )
         assert int(shown) == value
     assert sum(sheet.result.values()) == 0
+
+
+def test_the_talon_is_typed_in_cyrillic_or_tapped_on_a_phone(live_server, browser, artifacts):
+    club = make_club(name="Сочинка", slug="sochi", is_public=False, pool_target=10)
+    secretary = make_member(club, Role.SECRETARY, username="serhii").user
+    players = [make_player(club, name) for name in ("Anna", "Boris", "Vera")]
+    evening = make_evening(club)
+    pulka = Pulka.objects.create(evening=evening, table=1, rules=club.default_rules())
+    for position, player in enumerate(players):
+        pulka.seats.create(position=position, player=player)
+
+    def game(page, talon: str | None, taps: tuple[str, ...] = ()) -> None:
+        _choose(page, "declarer", "1")
+        _choose(page, "call_2", "whist")
+        _choose(page, "call_0", "pass")
+        if talon is not None:
+            page.fill("#deal-form input[name=talon]", talon)
+        for card in taps:
+            page.click(f"#deal-form [data-card='{card}']")
+        _tricks(page, s1=6, s2=3)
+        _record(page)
+
+    # On a laptop: the talon typed in Cyrillic, rank first ("ТТ" is the ace of clubs).
+    desk = browser.new_context(locale="uk-UA", viewport={"width": 1280, "height": 900})
+    page = desk.new_page()
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=login]", secretary.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(live_server.url + "/")
+    page.goto(live_server.url + pulka.get_absolute_url())
+    assert not page.locator("#deal-form .card-grid").is_visible()  # typing is enough here
+    game(page, "ТТ 10Ч")
+    assert pulka.deals.get(number=1).talon == "AC 10H"
+
+    # On a phone: two taps on the grid fill the field; typing is optional.
+    phone = browser.new_context(
+        locale="uk-UA", viewport={"width": 360, "height": 780}, storage_state=desk.storage_state()
+    )
+    page = phone.new_page()
+    page.goto(live_server.url + pulka.get_absolute_url())
+    grid = page.locator("#deal-form .card-grid")
+    assert grid.is_visible()
+    assert grid.locator("[data-card]").count() == 32
+    game(page, None, taps=("AS", "KH"))
+    assert pulka.deals.get(number=2).talon == "AS KH"
+    page.screenshot(path=str(artifacts / "talon-grid-phone.png"), full_page=True)

@@ -85,10 +85,10 @@ def test_rostov_raspasy_whists_are_in_the_whist_columns_and_explained_in_the_log
         "20",
         "35",
     ]
-    assert "A writes 20 whists on B (raspasy, fewest tricks)" in text
-    assert "A writes 25 whists on C (raspasy, fewest tricks)" in text
-    assert "A writes 10 whists on C (raspasy, fewest tricks, shared)" in text
-    assert "B writes 10 whists on C (raspasy, fewest tricks, shared)" in text
+    assert "A writes whists on B: 20 (raspasy, fewest tricks)" in text
+    assert "A writes whists on C: 25 (raspasy, fewest tricks)" in text
+    assert "A writes whists on C: 10 (raspasy, fewest tricks, shared)" in text
+    assert "B writes whists on C: 10 (raspasy, fewest tricks, shared)" in text
 
 
 def test_a_sochi_sheet_shows_no_sum_of_the_pools(as_persona, pulka):

@@ -30,7 +30,7 @@ def test_htmx_entry_swaps_in_a_fresh_form_the_sheet_and_the_new_log_line(as_pers
     assert 'data-pool="2"' in html
     assert 'hx-swap-oob="afterbegin:#deal-log"' in html
     assert 'id="deal-1"' in html
-    assert "Vera writes 8 whists on Boris" in html
+    assert "Vera writes whists on Boris: 8" in html
 
 
 def test_entry_records_who_entered_it_and_a_revision(as_persona, pulka, secretary):
@@ -155,6 +155,35 @@ def test_quick_tricks_from_the_talon_cards(as_persona, pulka):
     # 2 quick tricks at a six, split between the two opponents: 2 whists each.
     sheet = selectors.pulka_sheet(pulka)
     assert sheet.whists["Anna"]["Boris"] == 2
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("ТП КП", "AS KS"),  # туз і король пік
+        ("тп, кп", "AS KS"),
+        ("ТТ ВТ", "AC JC"),  # rank first: ТТ is the ace of clubs (трефа)
+        ("10Ч ДЧ", "10H QH"),  # черви/чирва
+        ("ДБ 7б", "QD 7D"),  # бубни
+        ("ТП K♠", "AS KS"),  # notations can be mixed
+    ],
+)
+def test_talon_cards_typed_in_cyrillic_are_stored_in_the_pulka_notation(
+    as_persona, pulka, typed, stored
+):
+    _post(as_persona("secretary"), pulka, deal_post(talon=typed))
+
+    assert Deal.objects.get(pulka=pulka).talon == stored
+
+
+@pytest.mark.parametrize("typed", ["ЖП КП", "ТЯ КП", "Т КП", "П ТП"])
+def test_a_bad_cyrillic_card_is_refused_with_both_notations_shown(as_persona, pulka, typed):
+    response = _post(as_persona("secretary"), pulka, deal_post(talon=typed))
+
+    html = response.content.decode()
+    assert f"{typed.split()[0]} is not a card" in html
+    assert "e.g. AS or 10H, or in Cyrillic ТП (ace of spades) or 10Ч" in html
+    assert not Deal.objects.filter(pulka=pulka).exists()
 
 
 def test_a_changed_dealer_is_stored_as_an_override(as_persona, pulka):

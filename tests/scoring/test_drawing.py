@@ -440,7 +440,7 @@ def test_the_description_reads_the_sheet_for_a_screen_reader():
     svg = svg_of(render(case_drawing("G10")))
     desc = svg.find(f"{SVG}desc").text
 
-    assert "A: pool 10, mountain 0 (pool closed); whists on C 20; whists on B 64." in desc
+    assert "A: pool 10, mountain 0 (pool closed); whists on C: 20; whists on B: 64." in desc
     assert "C: pool 10, mountain −4" in desc
     assert svg.get("aria-labelledby") == "drawing-title drawing-desc"
 

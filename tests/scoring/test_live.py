@@ -49,7 +49,7 @@ def test_a_new_deal_sends_the_new_sheet_and_log(as_persona, pulka):
     assert html.lstrip().startswith('<section id="board"')
     assert f"live/?v={old + 1}" in html
     assert '<section id="log" class="card log" hx-swap-oob="true"' in html
-    assert "Vera writes 8 whists on Boris" in html
+    assert "Vera writes whists on Boris: 8" in html
     assert 'id="deal-form"' not in html
 
 

@@ -32,7 +32,7 @@ def test_members_see_the_sheet_on_the_full_page(as_persona, pulka, persona):
     assert 'data-player="Boris"' in html
     assert 'data-pool="2"' in html
     # Greedy lone whister: Vera writes for all 4 defensive tricks at 2 each.
-    assert "Vera writes 8 whists on Boris" in html
+    assert "Vera writes whists on Boris: 8" in html
 
 
 def test_htmx_request_gets_the_pulka_fragment_only(as_persona, pulka):
