@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# allauth's stages module cannot be the first of allauth's to load (a cycle inside allauth,
+# met by `manage.py check` before anything else imported allauth): load its package first.
+import allauth.account.internal  # noqa: F401
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
 from allauth.account.stages import EmailVerificationStage
