@@ -20,6 +20,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from club import invitations
 from club.models import Club, Invitation, Membership, Player, Role
@@ -90,6 +91,10 @@ class Audit:
     def check(self, page, where: str) -> None:
         """Run axe on the page as it is now, then look at it on a phone."""
         self.audited.add(where)
+        self.axe(page, where)
+        self.check_phone(page, where)
+
+    def axe(self, page, where: str) -> None:
         page.evaluate(AXE_JS)
         result = page.evaluate("options => axe.run(document, options)", AXE_OPTIONS)
         assert result["testEngine"]["name"] == "axe-core", where
@@ -98,7 +103,6 @@ class Audit:
             self.violations.append(
                 f"{where}: {violation['id']} ({violation['help']}) at {targets[:8]}"
             )
-        self.check_phone(page, where)
 
     def check_phone(self, page, where: str) -> None:
         page.set_viewport_size(PHONE)
@@ -125,6 +129,8 @@ class Audit:
             )
             if overflow:
                 self.too_wide.append(f"{where}: {', '.join(overflow)}")
+            # A table that scrolls on a phone must be reachable by keyboard there.
+            self.axe(page, f"{where} at 360 px")
         finally:
             page.set_viewport_size(DESKTOP)
 
@@ -252,3 +258,92 @@ def test_every_page_passes_axe_and_fits_a_phone(live_server, browser):
     if unreached:
         problems.insert(0, f"views no persona could open: {unreached}")
     assert not problems, "\n".join(problems)
+
+
+RING = """() => {
+    // The focused control's ring, or its label's (a styled radio draws it on the label).
+    const el = document.activeElement;
+    const parts = [el, el.closest('label'), ...(el.labels || [])].filter(Boolean);
+    const look = () => parts.map(part => {
+        const s = getComputedStyle(part);
+        const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
+        return {
+            drawn: outline || s.boxShadow !== 'none',
+            style: [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow].join(' '),
+        };
+    });
+    const focused = look();
+    el.blur();
+    const rest = look();
+    el.focus({preventScroll: true});  // after a key press Chromium keeps :focus-visible
+    const ringed = focused.some((f, i) => f.drawn && f.style !== rest[i].style);
+    const name = el.name ? `${el.name}=${el.value}` : (el.textContent || '').trim().slice(0, 30);
+    return {control: `${el.tagName.toLowerCase()} ${name}`, ringed};
+}"""
+
+
+def _focused(page) -> str:
+    return page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return e.id || e.name + '=' + e.value || e.tagName; }"
+    )
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_secretary_records_a_deal_with_the_keyboard_alone(live_server, browser, viewport):
+    build_world()
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    log_in(page, live_server, "secretary")
+    # A table of three, where every player takes tricks at raspasy.
+    running = Pulka.objects.filter(status=PulkaStatus.RUNNING, evening__club__slug="sochi")
+    three = next(pulka for pulka in running if len(pulka.names) == 3)
+    page.goto(live_server.url + three.get_absolute_url())
+    deals = page.locator("#deal-log li.deal").count()
+    page.evaluate("window.__noReload = true")
+
+    # The deal kind has the focus on arrival; arrows move through the kinds to raspasy.
+    kind = page.locator("#deal-form input[name=kind]:focus")
+    assert kind.count() == 1, "the entry form takes the focus on arrival"
+    for _ in range(5):
+        if page.locator("#deal-form input[name=kind][value=raspasy]").is_checked():
+            break
+        with page.expect_response(re.compile(r"/deal-form/")):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(100)  # htmx settles the swap
+    assert page.locator("#deal-form input[name=kind][value=raspasy]").is_checked()
+    assert page.evaluate("document.activeElement.name") == "kind", "the swap kept the focus"
+
+    # Tab on through the form; every control shows a ring and lets the focus go on.
+    passed, unringed = [], []
+    counts = iter(("2", "5"))  # the last count is left empty: it takes the rest of the ten
+    for _ in range(40):
+        before = _focused(page)
+        page.keyboard.press("Tab")
+        now = _focused(page)
+        assert now != before, f"the focus is trapped on {before}"
+        ring = page.evaluate(RING)
+        passed.append(ring["control"])
+        if not ring["ringed"]:
+            unringed.append(ring["control"])
+        name = page.evaluate("document.activeElement.name || ''")
+        if name.startswith("tricks_"):
+            count = next(counts, None)
+            if count:
+                page.keyboard.type(count)
+        if page.evaluate("document.activeElement.type") == "submit":
+            break
+    else:
+        pytest.fail(f"Tab never reached the record button: {passed}")
+    assert not unringed, f"no visible focus ring on {unringed}"
+
+    with page.expect_response(lambda r: r.url.endswith("/deals/") and r.request.method == "POST"):
+        page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    expect(page.locator("#deal-log li.deal")).to_have_count(deals + 1)
+    assert page.evaluate("window.__noReload") is True
+    page.wait_for_timeout(300)  # the drawing fragment loads after the deal
+    audit = Audit()
+    audit.check(page, f"the pulka after a keyboard deal ({viewport['width']} px)")
+    assert not audit.violations + audit.too_wide, "\n".join(audit.violations + audit.too_wide)
+    context.close()
