@@ -1,0 +1,349 @@
+"""Every page a person can reach passes axe-core's WCAG 2.1 A/AA rules, fits a 360 px phone,
+and a secretary can record a deal with the keyboard alone.
+
+The pages are collected from the URL patterns and filled with the ids of the demo club, so
+a new view is audited without anyone adding it here; a view that no persona can open fails
+`test_every_page_passes_axe_and_fits_a_phone` with its name. axe-core is the `axe.min.js`
+shipped in the axe-playwright-python wheel: nothing is fetched while the tests run.
+
+Tournaments do not exist yet: their draft seating is a state to add with them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import axe_playwright_python
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from club import invitations
+from club.models import Club, Invitation, Membership, Player, Role
+from competition.demo import DEMO_PASSWORD, load_demo
+from competition.models import League
+from scoring.models import Pulka, PulkaStatus
+from tests.test_fuzz import url_params
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+AXE_JS = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+AXE_OPTIONS = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 780}
+PERSONAS = (None, "player", "secretary", "owner")
+
+# Views that are no page of their own, by URL name, each with the reason.
+NOT_PAGES = {
+    "healthz": "a health probe for the load balancer, plain text",
+    "set_language": "POST only: the language switch, audited as part of every page",
+    "club:invitation-qr": "download: the invitation's QR code as SVG",
+    "club:invitation-revoke": "POST only: the revoke button on the invitation page",
+    "club:member-update": "POST only: the role form on the members page",
+    "club:name-claim-decide": "POST only: the approve/refuse buttons on the claims page",
+    "scoring:deal-create": "POST only: audited as the refused-deal state",
+    "scoring:deal-delete": "POST only: the delete button in the deal log",
+    "scoring:deal-form": "htmx fragment (a full GET redirects): audited as the refused-deal state",
+    "scoring:rules-fields": "htmx fragment (a full GET redirects) of the conventions page",
+    "scoring:pulka-live": "htmx fragment (a full GET redirects): the spectator's refresh",
+    "scoring:club-running": "htmx fragment (a full GET redirects): the club page's poll",
+    "scoring:pulka-drawing": "htmx fragment (full GET redirects): audited after the keyboard deal",
+    "scoring:pulka-finish": "POST only: the finish button on the pulka page",
+    "scoring:pulka-reopen": "POST only: the reopen button on the pulka page",
+    "scoring:pulka-abandon": "POST only: the abandon button on the pulka page",
+    "scoring:pulka-export": "download: the pulka as JSON",
+    "scoring:sheet-export": "download: the sheet as JSON",
+    "competition:league-export": "download: the league as CSV/XLSX/JSON",
+    # django-allauth's own URLs that need a flow the test cannot reach.
+    "login": "the same URL as account_login",
+    "logout": "the same URL as account_logout",
+    "account_set_password": "redirects: every account here has a password already",
+    "account_request_reauthentication_code": "login by code is off: the view redirects",
+    "account_confirm_reauthentication_code": "needs a code mailed in a reauthentication flow",
+    "account_confirm_login_code": "needs a code mailed in a login-by-code flow",
+    "account_confirm_email": "needs the key mailed to confirm an address",
+    "account_reset_password_from_key": "needs the token mailed for a password reset",
+}
+
+
+@dataclass
+class World:
+    """The demo club with one of everything a URL can point at."""
+
+    ids: dict[str, str]
+    running: Pulka
+    league: League
+
+
+@dataclass
+class Audit:
+    violations: list[str] = field(default_factory=list)
+    too_wide: list[str] = field(default_factory=list)
+    audited: set[str] = field(default_factory=set)
+
+    def check(self, page, where: str) -> None:
+        """Run axe on the page as it is now, then look at it on a phone."""
+        self.audited.add(where)
+        self.axe(page, where)
+        self.check_phone(page, where)
+
+    def axe(self, page, where: str) -> None:
+        page.evaluate(AXE_JS)
+        result = page.evaluate("options => axe.run(document, options)", AXE_OPTIONS)
+        assert result["testEngine"]["name"] == "axe-core", where
+        for violation in result["violations"]:
+            targets = [" ".join(map(str, node["target"])) for node in violation["nodes"]]
+            self.violations.append(
+                f"{where}: {violation['id']} ({violation['help']}) at {targets[:8]}"
+            )
+
+    def check_phone(self, page, where: str) -> None:
+        page.set_viewport_size(PHONE)
+        try:
+            overflow = page.evaluate(
+                """() => {
+                    const doc = document.documentElement;
+                    const out = [];
+                    if (doc.scrollWidth > window.innerWidth) {
+                        out.push(`page ${doc.scrollWidth}px wide`);
+                    }
+                    for (const table of document.querySelectorAll('table')) {
+                        if (table.scrollWidth <= table.parentElement.clientWidth) continue;
+                        let box = table.parentElement, scrolls = false;
+                        while (box && box !== document.body) {
+                            const x = getComputedStyle(box).overflowX;
+                            if (x === 'auto' || x === 'scroll') { scrolls = true; break; }
+                            box = box.parentElement;
+                        }
+                        if (!scrolls) out.push(`table ${table.id || table.className} unscrolled`);
+                    }
+                    return out;
+                }"""
+            )
+            if overflow:
+                self.too_wide.append(f"{where}: {', '.join(overflow)}")
+            # A table that scrolls on a phone must be reachable by keyboard there.
+            self.axe(page, f"{where} at 360 px")
+        finally:
+            page.set_viewport_size(DESKTOP)
+
+
+def build_world() -> World:
+    load_demo()
+    club = Club.objects.get(slug="sochi")
+    users = {u.username: u for u in get_user_model().objects.all()}
+    owner = users["owner"]
+    running = Pulka.objects.filter(evening__club=club, status=PulkaStatus.RUNNING).first()
+    assert running is not None, "the demo has a running table"
+    player_membership = Membership.objects.get(club=club, user=users["player"])
+    free = Player.objects.filter(club=club, user=None).order_by("name")
+    invitation = invitations.invitation_create(
+        club=club, role=Role.PLAYER, created_by=owner, player=free[0]
+    )
+    # The secretary has no roster name of his own: he asks for one, for the claims page.
+    claim = invitations.name_claim_create(club=club, user=users["secretary"], player=free[1])
+    league = League.objects.filter(club=club).order_by("pk").first()
+    ids = {
+        "club_slug": club.slug,
+        "evening_id": str(running.evening_id),
+        "pulka_id": str(running.pk),
+        "number": "1",
+        "membership_id": str(player_membership.pk),
+        "invitation_id": str(invitation.pk),
+        "token": Invitation.objects.get(pk=invitation.pk).token,
+        "claim_id": str(claim.pk),
+        "player_id": str(Player.objects.get(club=club, user=users["player"]).pk),
+        "league_id": str(league.pk),
+    }
+    return World(ids=ids, running=running, league=league)
+
+
+def allauth_params() -> dict[str, list[str]]:
+    from django.urls import get_resolver
+
+    names = [
+        name
+        for name in get_resolver().reverse_dict
+        if isinstance(name, str) and name.startswith("account_")
+    ]
+    return {name: [] for name in names}
+
+
+def pages(world: World) -> dict[str, str]:
+    """Every view's URL by name, filled with the world's ids (or a reason it is not one)."""
+    found = {**url_params(), **allauth_params()}
+    urls = {}
+    for name, params in sorted(found.items()):
+        if name in NOT_PAGES:
+            continue
+        missing = [p for p in params if p not in world.ids]
+        assert not missing, f"{name}: no id in the audit's world for {missing}"
+        urls[name] = reverse(name, kwargs={p: world.ids[p] for p in params})
+    return urls
+
+
+def log_in(page, live_server, username: str) -> None:
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(live_server.url + "/")
+
+
+def test_every_page_passes_axe_and_fits_a_phone(live_server, browser):
+    world = build_world()
+    urls = pages(world)
+    audit = Audit()
+    reached: set[str] = set()
+    for persona in PERSONAS:
+        context = browser.new_context(viewport=DESKTOP)
+        page = context.new_page()
+        if persona:
+            log_in(page, live_server, persona)
+        for name, url in urls.items():
+            if name == "account_logout":
+                continue  # visited last: it would end the session
+            try:
+                response = page.goto(live_server.url + url)
+            except PlaywrightError:  # an empty error page (405): not a page for this persona
+                continue
+            landed = page.url.removeprefix(live_server.url)
+            kind = response.headers.get("content-type", "") if response else ""
+            if response and response.status == 200 and landed == url and "html" in kind:
+                reached.add(name)
+                audit.check(page, f"{name} as {persona or 'anonymous'} ({url})")
+        if persona:
+            page.goto(live_server.url + urls["account_logout"])
+            reached.add("account_logout")
+            audit.check(page, f"account_logout as {persona}")
+        context.close()
+
+    # States that only htmx shows.
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    log_in(page, live_server, "secretary")
+    page.goto(live_server.url + world.running.get_absolute_url())
+    radio = page.locator("#deal-form input[name=kind][value=raspasy]")
+    if not radio.is_checked():
+        with page.expect_response(re.compile(r"/deal-form/")):
+            radio.check()
+        page.wait_for_timeout(100)
+    counts = page.locator("#deal-form input[name^='tricks_']")
+    for index, count in enumerate((4, 4, 3)):
+        counts.nth(index).fill(str(count))
+    with page.expect_response(lambda r: r.url.endswith("/deals/") and r.request.method == "POST"):
+        counts.last.press("Enter")
+    page.wait_for_selector("#deal-form [role=alert], #deal-form .errorlist")
+    audit.check(page, "the entry form after a refused deal (secretary)")
+
+    page.goto(live_server.url + world.league.get_absolute_url())
+    header = page.locator("#ranked th a[data-sort]").first
+    column = header.get_attribute("data-sort")
+    with page.expect_response(re.compile(r"sort=")):
+        header.click()
+    page.wait_for_selector(f"#ranked th[aria-sort] a[data-sort={column}]")
+    audit.check(page, "the league table after an htmx sort (secretary)")
+    context.close()
+
+    unreached = sorted(set(urls) - reached)
+    print(f"\n{len(audit.audited)} pages and states audited")
+    problems = [*audit.violations, *audit.too_wide]
+    if unreached:
+        problems.insert(0, f"views no persona could open: {unreached}")
+    assert not problems, "\n".join(problems)
+
+
+RING = """() => {
+    // The focused control's ring, or its label's (a styled radio draws it on the label).
+    const el = document.activeElement;
+    const parts = [el, el.closest('label'), ...(el.labels || [])].filter(Boolean);
+    const look = () => parts.map(part => {
+        const s = getComputedStyle(part);
+        const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
+        return {
+            drawn: outline || s.boxShadow !== 'none',
+            style: [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow].join(' '),
+        };
+    });
+    const focused = look();
+    el.blur();
+    const rest = look();
+    el.focus({preventScroll: true});  // after a key press Chromium keeps :focus-visible
+    const ringed = focused.some((f, i) => f.drawn && f.style !== rest[i].style);
+    const name = el.name ? `${el.name}=${el.value}` : (el.textContent || '').trim().slice(0, 30);
+    return {control: `${el.tagName.toLowerCase()} ${name}`, ringed};
+}"""
+
+
+def _focused(page) -> str:
+    return page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return e.id || e.name + '=' + e.value || e.tagName; }"
+    )
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_secretary_records_a_deal_with_the_keyboard_alone(live_server, browser, viewport):
+    build_world()
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    log_in(page, live_server, "secretary")
+    # A table of three, where every player takes tricks at raspasy.
+    running = Pulka.objects.filter(status=PulkaStatus.RUNNING, evening__club__slug="sochi")
+    three = next(pulka for pulka in running if len(pulka.names) == 3)
+    page.goto(live_server.url + three.get_absolute_url())
+    deals = page.locator("#deal-log li.deal").count()
+    page.evaluate("window.__noReload = true")
+
+    # The deal kind has the focus on arrival; arrows move through the kinds to raspasy.
+    kind = page.locator("#deal-form input[name=kind]:focus")
+    assert kind.count() == 1, "the entry form takes the focus on arrival"
+    for _ in range(5):
+        if page.locator("#deal-form input[name=kind][value=raspasy]").is_checked():
+            break
+        with page.expect_response(re.compile(r"/deal-form/")):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(100)  # htmx settles the swap
+    assert page.locator("#deal-form input[name=kind][value=raspasy]").is_checked()
+    assert page.evaluate("document.activeElement.name") == "kind", "the swap kept the focus"
+
+    # Tab on through the form; every control shows a ring and lets the focus go on.
+    passed, unringed = [], []
+    counts = iter(("2", "5"))  # the last count is left empty: it takes the rest of the ten
+    for _ in range(40):
+        before = _focused(page)
+        page.keyboard.press("Tab")
+        now = _focused(page)
+        assert now != before, f"the focus is trapped on {before}"
+        ring = page.evaluate(RING)
+        passed.append(ring["control"])
+        if not ring["ringed"]:
+            unringed.append(ring["control"])
+        name = page.evaluate("document.activeElement.name || ''")
+        if name.startswith("tricks_"):
+            count = next(counts, None)
+            if count:
+                page.keyboard.type(count)
+        if page.evaluate("document.activeElement.type") == "submit":
+            break
+    else:
+        pytest.fail(f"Tab never reached the record button: {passed}")
+    assert not unringed, f"no visible focus ring on {unringed}"
+
+    with page.expect_response(lambda r: r.url.endswith("/deals/") and r.request.method == "POST"):
+        page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    expect(page.locator("#deal-log li.deal")).to_have_count(deals + 1)
+    assert page.evaluate("window.__noReload") is True
+    page.wait_for_timeout(300)  # the drawing fragment loads after the deal
+    audit = Audit()
+    audit.check(page, f"the pulka after a keyboard deal ({viewport['width']} px)")
+    assert not audit.violations + audit.too_wide, "\n".join(audit.violations + audit.too_wide)
+    context.close()
