@@ -39,7 +39,7 @@ def test_a_leningrad_table_from_the_ladder_to_the_sum_of_the_pools(live_server, 
     page.add_init_script(LISTEN)
 
     page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=username]", secretary.username)
+    page.fill("input[name=login]", secretary.username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(live_server.url + "/")
@@ -94,7 +94,7 @@ def test_a_leningrad_table_from_the_ladder_to_the_sum_of_the_pools(live_server, 
     _tricks(page, s2=6, s0=3, s1=1)
     _record(page)
     # greedy on a made game (gentleman only on a set): 4 defensive tricks at W = 2·2
-    assert "Anna writes 16 whists on Vera" in page.inner_text("#deal-5")
+    assert "Anna writes whists on Vera: 16" in page.inner_text("#deal-5")
     _raspasy(page, 5, 5, 0)
     assert _cost(page, 6) == "2"
     assert "pools 12 of 30: 18 to go" in page.inner_text("#board")
