@@ -10,8 +10,11 @@ itself, whose cost grows with the club's history, runs in `rerate_task`:
 - with a queueing backend (``TASKS_BACKEND=database``) in ``manage.py db_worker``, enqueued
   after commit so that the worker never looks for a row it cannot see yet.
 
-Never twice at once for a club: ``ratings_update`` takes the club's row lock first, so a
-second task for the same club waits for the first and then replays whatever is still owed.
+Never twice at once for a club: ``ratings_update`` first takes a per-club lock (an advisory
+lock on PostgreSQL; SQLite has one writer at a time anyway), so a second task for the same
+club waits for the first and then replays whatever is still owed. It is not the club's row
+lock, which every correction takes (Club.results_version): a correction never waits for a
+replay.
 Readers never see half a history: ``ratings_update`` deletes and rewrites the snapshots in one
 transaction, so until it commits the pages show the last computed ratings (and say so).
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import datetime
+import threading
+import time
 
 import pytest
 from django.core.management import call_command
+from django.db import connection, transaction
+from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
 from competition import background, ratings
@@ -13,8 +17,9 @@ from competition.models import RatingRefresh, RatingSnapshot, RefreshState
 from scoring import services
 from scoring.models import Deal
 from tests.club.helpers import MANAGE, assert_fragment, assert_full_page, html
+from tests.competition.test_league_ranking import make_league
 from tests.competition.test_ratings import finished, rows, six
-from tests.conftest import HTMX, PERSONAS, make_evening
+from tests.conftest import HTMX, PERSONAS, make_club, make_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -52,6 +57,13 @@ def rebuilt(club) -> set[tuple]:
     """The snapshots a full rebuild by hand gives (`manage.py rebuild_ratings` does this)."""
     ratings.ratings_update(club=club)
     return rows(club)
+
+
+@pytest.fixture(autouse=True)
+def _worker_keeps_the_test_connection(monkeypatch):
+    """The worker drops stale connections between tasks; inside a test's transaction that
+    would close the test's own (on PostgreSQL), so it is left open, as the test client does."""
+    monkeypatch.setattr(db_worker, "close_old_connections", lambda: None)
 
 
 def work() -> None:
@@ -101,8 +113,10 @@ def test_with_the_database_backend_the_pages_say_so_until_the_worker_has_run(
     assert DBTaskResult.objects.filter(status="READY").count() == 1
     client = as_persona("owner")
     player = RatingSnapshot.objects.filter(pulka=history[0]).first().player
+    league = make_league(club_a, start=day(1), end=day(31))
     pages = [
         f"/c/{club_a.slug}/leagues/",
+        f"/c/{club_a.slug}/leagues/{league.pk}/",
         f"/c/{club_a.slug}/players/{player.pk}/",
     ]
     for url in pages:
@@ -148,12 +162,13 @@ def test_a_failing_re_rate_is_retried_then_left_failed_for_the_owner(
     def broken(**kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(ratings, "ratings_update", broken)
-    with django_capture_on_commit_callbacks(execute=True):
-        correct(history[1])
-    for _ in range(background.MAX_ATTEMPTS + 1):
+    with monkeypatch.context() as patched:
+        patched.setattr(ratings, "ratings_update", broken)
         with django_capture_on_commit_callbacks(execute=True):
-            work()
+            correct(history[1])
+        for _ in range(background.MAX_ATTEMPTS + 1):
+            with django_capture_on_commit_callbacks(execute=True):
+                work()
 
     refresh = RatingRefresh.objects.get(club=club_a)
     assert refresh.state == RefreshState.FAILED
@@ -161,7 +176,6 @@ def test_a_failing_re_rate_is_retried_then_left_failed_for_the_owner(
     assert refresh.last_error == "RuntimeError: disk full"
     assert caplog.text.count("Re-rating club") == background.MAX_ATTEMPTS
 
-    monkeypatch.undo()
     with django_capture_on_commit_callbacks(execute=True):
         background.refresh_restart(club=club_a)
     work()
@@ -223,3 +237,54 @@ def test_restarting_when_nothing_failed_says_so_and_changes_nothing(club_a, owne
 
     assert "There is no failed update of the ratings to start again." in text
     assert not RatingRefresh.objects.exists()
+
+
+# --- concurrency (PostgreSQL) --------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks across threads need PostgreSQL"
+)
+def test_a_correction_does_not_wait_for_a_running_re_rate_and_two_re_rates_take_turns(settings):
+    """While a re-rate holds the club's replay lock, a correction goes through at once, and a
+    second replay of the club waits until the first has committed."""
+    settings.TASKS = DATABASE
+    club = make_club()
+    old = finished(make_evening(club, date=day(3)))
+    finished(make_evening(club, date=day(10)))
+    replaying, release = threading.Event(), threading.Event()
+    events: list[str] = []
+
+    def running_replay():
+        try:
+            with transaction.atomic():
+                ratings._lock_replays(club.pk)
+                replaying.set()
+                release.wait(10)
+                events.append("first replay done")
+        finally:
+            connection.close()
+
+    def second_replay():
+        try:
+            ratings.ratings_update(club=club)
+            events.append("second replay done")
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=running_replay)
+    first.start()
+    assert replaying.wait(10)
+    second = threading.Thread(target=second_replay)
+    second.start()
+
+    correct(old)  # in this thread, while both replays are in the way
+    events.append("corrected")
+    time.sleep(0.2)
+    release.set()
+    first.join(10)
+    second.join(10)
+
+    assert events == ["corrected", "first replay done", "second replay done"]
+    assert RatingRefresh.objects.get(club=club).since == day(3)
