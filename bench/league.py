@@ -29,6 +29,15 @@ queries_large``. The last six lines are::
     queries_small: N
     queries_large: M
     rebuild_ratings_s: R
+    correction_recent_ms: C
+    correction_old_ms: D
+
+The last two time a secretary's correction of a deal (``scoring.services.deal_update``, with
+its commit and its enqueue) with ``TASKS_BACKEND=database`` and no worker running, so only
+the request is timed: the re-rate is left in the queue. The bulk path stores no deals, so the
+bench adds two real pulkas to the big club through the services, one on the oldest evening
+and one on the newest, and corrects their first deal in turns. Budget:
+``correction_old_ms <= 2 * correction_recent_ms``.
 """
 
 from __future__ import annotations
@@ -78,6 +87,8 @@ from django.utils import timezone  # noqa: E402
 from club.models import Club, Membership, Player, Role  # noqa: E402
 from competition import ratings, selectors, standings  # noqa: E402
 from competition.models import League, RatingSnapshot  # noqa: E402
+from scoring import services  # noqa: E402
+from scoring.models import Deal, Evening  # noqa: E402
 
 PLAYERS = 1_000
 PULKAS = 50_000
@@ -334,6 +345,53 @@ def main() -> None:
             drop_database(DATABASE_URL)
 
 
+CORRECTIONS = 20
+QUEUED = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+def six(declarer: str, whister: str, passer: str, tricks: int) -> dict:
+    """A six in spades (pulka/1 deal object): the whister takes 3 tricks, the passer the rest."""
+    return {
+        "kind": "game",
+        "declarer": declarer,
+        "contract": "6S",
+        "calls": {whister: "whist", passer: "pass"},
+        "tricks": {declarer: tricks, whister: 3, passer: 10 - tricks - 3},
+    }
+
+
+def corrections_ms(club: Club, player_ids: list[int], first: datetime.date, last: datetime.date):
+    """Median ms of correcting a deal of a pulka on the oldest and on the newest evening."""
+    players = list(Player.objects.filter(pk__in=player_ids[:3]).order_by("pk"))
+    a, b, c = (p.name for p in players)
+    pulkas = {}
+    with override_settings(TASKS=QUEUED):
+        for key, date in (("old", first), ("recent", last)):
+            evening = Evening.objects.create(club=club, date=date, venue="Bench")
+            pulka = services.pulka_create(
+                evening=evening,
+                players=players,
+                first_dealer=players[0],
+                rules={"pool_target": club.pool_target},
+                created_by=None,
+            )
+            for _ in range(3):
+                services.deal_record(pulka=pulka, data=six(a, b, c, 6), entered_by=None)
+            services.pulka_finish(pulka=pulka, finished_by=None)
+            pulkas[key] = pulka
+        times: dict[str, list[float]] = {"old": [], "recent": []}
+        for i in range(CORRECTIONS):
+            for key, pulka in pulkas.items():
+                deal = Deal.objects.get(pulka=pulka, number=1)
+                data = six(a, b, c, 5 if i % 2 == 0 else 6)  # set, then made: results move
+                t0 = time.perf_counter()
+                services.deal_update(
+                    pulka=pulka, number=1, data=data, expected_version=deal.version, changed_by=None
+                )
+                times[key].append(time.perf_counter() - t0)
+    return statistics.median(times["recent"]) * 1e3, statistics.median(times["old"]) * 1e3
+
+
 def run(started: float) -> None:
     ids = Ids()
     big, big_players = make_club("big", PLAYERS, ids)
@@ -449,6 +507,7 @@ def run(started: float) -> None:
             client.get(url, secure=True)
         profile.disable()
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+    recent_ms, old_ms = corrections_ms(big, big_players, FIRST_EVENING, last)
     print(f"total run: {time.perf_counter() - started:.0f} s")
 
     league_ms = statistics.median(league_times) * 1e3
@@ -459,6 +518,8 @@ def run(started: float) -> None:
     print(f"queries_small: {queries_small}")
     print(f"queries_large: {queries_large}")
     print(f"rebuild_ratings_s: {rebuild_s:.2f}")
+    print(f"correction_recent_ms: {recent_ms:.2f}")
+    print(f"correction_old_ms: {old_ms:.2f}")
 
 
 if __name__ == "__main__":

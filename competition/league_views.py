@@ -23,7 +23,7 @@ from club.exports import safe_dataset
 from club.models import Role
 from club.params import PAGE_MAX, int_param
 from club.rendering import render_page
-from competition import selectors, services
+from competition import background, selectors, services
 from competition.forms import LeagueForm
 from competition.models import League
 from competition.tables import PER_PAGE, StandingTable
@@ -111,7 +111,7 @@ def league_list(request: HttpRequest, club_slug: str) -> HttpResponse:
         (league, selectors.rule_sentence(league))
         for league in selectors.leagues_for_club(access.club)
     ]
-    context = _context(access, leagues=items)
+    context = _context(access, leagues=items, rerating=background.pending_refresh(access.club))
     return render_page(request, "competition/league_list.html", context, fragment="leagues")
 
 
@@ -127,6 +127,7 @@ def league_detail(request: HttpRequest, club_slug: str, league_id: int) -> HttpR
         ranking=ranking,
         tables=RankingTables(request, league, ranking),
         cache_seconds=selectors.CACHE_SECONDS,
+        rerating=background.pending_refresh(access.club),
     )
     return render_page(request, "competition/league_detail.html", context, fragment="ranking")
 

@@ -121,3 +121,31 @@ class RatingSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} after {self.pulka_id}: {self.rating:.1f}"
+
+
+class RefreshState(models.TextChoices):
+    PENDING = "pending", _("Waiting")
+    RUNNING = "running", _("Running")
+    FAILED = "failed", _("Failed")
+
+
+class RatingRefresh(models.Model):
+    """A re-rate the club is owed: "replay the ratings from `since` on" (competition.background).
+
+    One row per club at most: a new request merges into it by keeping the earlier date. The
+    row is deleted when a re-rate that saw its latest request (`generation`) has finished; a
+    row that stays `failed` is shown to the owner, who can start it again.
+    """
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="+")
+    since = models.DateField()
+    requested_at = models.DateTimeField(default=timezone.now)
+    # Bumped by every request: a re-rate that claimed generation n may delete the row only if
+    # no request came in while it ran (else that request's task still has work to do).
+    generation = models.PositiveIntegerField(default=1)
+    state = models.CharField(max_length=10, choices=RefreshState, default=RefreshState.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.club_id} from {self.since} ({self.state})"

@@ -15,7 +15,7 @@ from club.access import get_club_for_user
 from club.models import Role
 from club.params import PAGE_MAX, IntegerField, int_param
 from club.rendering import render_page, wants_fragment
-from competition import profile
+from competition import background, profile
 
 PULKAS_PER_PAGE = 25
 
@@ -33,6 +33,7 @@ def player_detail(request: HttpRequest, club_slug: str, player_id: int) -> HttpR
         "player": player,
         "pulkas": pulkas,
         "rows": profile.pulka_rows(club, player, pulkas.object_list),
+        "rerating": background.pending_refresh(club),
     }
     if not wants_fragment(request):
         context.update(

@@ -170,6 +170,28 @@ def _latest(snapshots: QuerySet[RatingSnapshot]) -> QuerySet[RatingSnapshot]:
     return snapshots.annotate(newest=newest).filter(newest=1)
 
 
+# The first key of the advisory lock that serialises a club's replays (the second is its id).
+REPLAY_LOCK = 0x52617465  # "Rate"
+
+
+def _lock_replays(club_id: int) -> None:
+    """Wait for any other replay of this club's ratings, until this transaction ends.
+
+    Two replays at once (two tasks, or a task and `rebuild_ratings`) would write the same
+    snapshots. On PostgreSQL a transaction-scoped advisory lock per club makes the second
+    wait for the first; it is not the club's row lock, because every correction updates
+    that row (Club.results_version) and must not wait for a replay of the whole history.
+    SQLite lets one writing transaction at a time into the whole database
+    (transaction_mode IMMEDIATE), which serialises the replays already.
+    """
+    connection = transaction.get_connection()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s::integer, %s::integer)", [REPLAY_LOCK, club_id]
+            )
+
+
 @transaction.atomic
 def ratings_update(*, club: Club, since: datetime.date | None = None) -> int:
     """Recompute the club's rating snapshots from `since` on (all when None).
@@ -180,9 +202,7 @@ def ratings_update(*, club: Club, since: datetime.date | None = None) -> int:
     starting point (2), the delete, the result rows, the pair rows, and the inserts in
     batches of BATCH.
     """
-    # Two tables of the club finishing at once would replay the same snapshots: the club's
-    # row lock makes the second replay wait for the first.
-    list(Club.objects.select_for_update().filter(pk=club.pk).values_list("pk", flat=True))
+    _lock_replays(club.pk)
     snapshots = RatingSnapshot.objects.filter(club=club)
     results = PulkaResultCache.objects.filter(club=club)
     pairs = PairResultCache.objects.filter(club=club)

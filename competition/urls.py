@@ -1,6 +1,6 @@
 from django.urls import path
 
-from competition import league_views, profile_views, roster_views
+from competition import background_views, league_views, profile_views, roster_views
 
 app_name = "competition"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path(L + "<int:league_id>/", league_views.league_detail, name="league-detail"),
     path(L + "<int:league_id>/edit/", league_views.league_edit, name="league-edit"),
     path(L + "<int:league_id>/export.<str:fmt>", league_views.league_export, name="league-export"),
+    path("c/<slug:club_slug>/background/", background_views.background_work, name="background"),
     path("c/<slug:club_slug>/players/merge/", roster_views.roster_merge, name="roster-merge"),
     path(
         "c/<slug:club_slug>/players/<int:player_id>/",

@@ -109,6 +109,8 @@ INSTALLED_APPS = [
     "club",
     "scoring",
     "competition",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -162,6 +164,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Background work (django-tasks, the backport of Django 6's django.tasks). "immediate" runs a
+# task at once, inside the request that asked for it: `make run` and the tests need no second
+# process. "database" queues it in a table (django-tasks-db) for `manage.py db_worker`, so a
+# correction of an old deal no longer waits for the club's whole rating history.
+TASKS_BACKENDS = {
+    "immediate": "django_tasks.backends.immediate.ImmediateBackend",
+    "database": "django_tasks_db.DatabaseBackend",
+}
+TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "immediate")
+if TASKS_BACKEND not in TASKS_BACKENDS:
+    raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(TASKS_BACKENDS)}")
+TASKS = {"default": {"BACKEND": TASKS_BACKENDS[TASKS_BACKEND]}}
 
 # The cache keeps the tables' sheets (keyed by pulka version: never stale), the league
 # rankings and their HTML (keyed by Club.results_version), and what the

@@ -326,6 +326,7 @@ SPECS: dict[str, Spec] = {
     "scoring:sheet-export": Spec(get=("v",)),
     "scoring:pulka-import": Spec(post={}, file=True),
     "competition:ratings-help": Spec(get=("whists",)),
+    "competition:background": Spec(post={"restart": "ratings"}),
     "competition:leagues": Spec(get=("page",)),
     "competition:league-create": Spec(post="league"),
     "competition:league-detail": Spec(

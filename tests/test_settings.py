@@ -209,3 +209,32 @@ def test_a_bad_verification_setting_refuses_to_start():
 
     assert result.returncode != 0
     assert "ACCOUNT_EMAIL_VERIFICATION must be mandatory or optional" in result.stderr
+
+
+# Background work (django-tasks)
+
+TASKS_CODE = "import config.settings as s; print(s.TASKS['default']['BACKEND'])"
+
+
+def tasks_backend(**env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k != "TASKS_BACKEND"}
+    return subprocess.run(
+        [sys.executable, "-c", TASKS_CODE],
+        cwd=ROOT,
+        env={**environ, "DEBUG": "true", **env},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_tasks_run_at_once_by_default_and_in_the_database_when_asked():
+    assert tasks_backend().stdout.strip() == "django_tasks.backends.immediate.ImmediateBackend"
+    queued = tasks_backend(TASKS_BACKEND="database")
+    assert queued.stdout.strip() == "django_tasks_db.DatabaseBackend"
+
+
+def test_an_unknown_tasks_backend_refuses_to_start():
+    result = tasks_backend(TASKS_BACKEND="celery")
+
+    assert result.returncode != 0
+    assert "TASKS_BACKEND must be one of immediate, database" in result.stderr
