@@ -6,6 +6,7 @@ roster, and nothing below imports it. Both tables predate the app (see each Meta
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -149,3 +150,250 @@ class RatingRefresh(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id} from {self.since} ({self.state})"
+
+
+# --- tournaments ----------------------------------------------------------------------------
+
+
+class Scoring(models.TextChoices):
+    """What a tournament round's result counts (competition.tournament_scoring.Method)."""
+
+    WHISTS = "whists", _("plain whists")
+    CAPS = "caps", _("whists with caps")
+    PLACES = "places", _("place points")
+
+
+class SeatingMethod(models.TextChoices):
+    """How the rounds after the first are seated (the first is drawn by rating)."""
+
+    SWISS = "swiss", _("Swiss: players close in the standings sit together")
+    MIXING = "mixing", _("maximum mixing")
+    SCHEDULE = "schedule", _("a schedule published in advance")
+
+
+class Tournament(models.Model):
+    """A club's tournament: entries, rounds of tables (ordinary pulkas), and standings.
+
+    The rule, the tie-breaks and the stage are fixed when the first round is published;
+    the convention (`rules`, every engine rules key) is the same at every table.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(_("name"), max_length=120)
+    start = models.DateField(_("date"), default=timezone.localdate)
+    rules = models.JSONField(_("conventions"))
+    round_count = models.PositiveSmallIntegerField(_("rounds"), default=5)
+    deal_cap = models.PositiveSmallIntegerField(
+        _("deals per table at most"), null=True, blank=True, help_text=_("Empty: no cap.")
+    )
+    seating = models.CharField(
+        _("seating after round 1"),
+        max_length=8,
+        choices=SeatingMethod.choices,
+        default=SeatingMethod.SWISS,
+    )
+    scoring = models.CharField(
+        _("round result"), max_length=8, choices=Scoring.choices, default=Scoring.CAPS
+    )
+    # The caps' steps: [[from whists, factor as "p/q"], ...], the first from 0.
+    caps = models.JSONField(_("caps"), default=list, blank=True)
+    caps_mirror = models.BooleanField(_("losses are capped like wins"), default=True)
+    floor = models.IntegerField(
+        _("floor"),
+        null=True,
+        blank=True,
+        help_text=_("A round below this many whists is flagged for the judge. Empty: none."),
+    )
+    bye_score = models.IntegerField(_("a round sat out counts"), default=0)
+    tie_breaks = models.JSONField(_("tie-breaks"), default=list)
+    lot = models.BooleanField(_("a lot settles full ties"), default=True)
+    seed = models.BigIntegerField(_("seed"))
+    team_best = models.PositiveSmallIntegerField(
+        _("team score: best members"),
+        null=True,
+        blank=True,
+        help_text=_("Teams of 3 to 5: a team's round counts its best members. Empty: no teams."),
+    )
+    stage_after = models.PositiveSmallIntegerField(
+        _("final after round"), null=True, blank=True, help_text=_("Empty: no final.")
+    )
+    stage_top = models.PositiveSmallIntegerField(_("players in the final"), null=True, blank=True)
+    stage_keep_totals = models.BooleanField(_("the final keeps the totals"), default=True)
+    counted = models.BooleanField(
+        _("count in the club's leagues and ratings"),
+        default=False,
+        help_text=_("The tables then count like any evening of the club."),
+    )
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-start", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(round_count__gte=1, round_count__lte=15),
+                name="competition_tournament_rounds",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("competition:tournament-detail", args=[self.club.slug, self.pk])
+
+
+class EntryStatus(models.TextChoices):
+    ACTIVE = "active", _("playing")
+    WITHDRAWN = "withdrawn", _("withdrawn")
+
+
+class Entry(models.Model):
+    """A player entered in a tournament, from round `first_round` on (a late entry starts
+    later); a withdrawn player keeps the rounds he played; a substitute has his own entry."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    team = models.CharField(_("team"), max_length=60, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=EntryStatus.choices, default=EntryStatus.ACTIVE
+    )
+    first_round = models.PositiveSmallIntegerField(_("from round"), default=1)
+    # Withdrawn: the last round he played (0: none).
+    last_round = models.PositiveSmallIntegerField(_("last round"), null=True, blank=True)
+    substitute_for = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="substitutes",
+        verbose_name=_("plays for"),
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["tournament", "player__name"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="competition_entry_unique_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.player_id}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == EntryStatus.ACTIVE
+
+
+class RoundState(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    PUBLISHED = "published", _("published")
+    PLAYING = "playing", _("playing")
+    CONFIRMED = "confirmed", _("confirmed")
+
+
+class Round(models.Model):
+    """A tournament's round: a seating (a draft until published), then a table (pulka) per
+    group in an evening of its own.
+
+    `seating` is competition.seating.Seating as JSON: {"tables": [{"number", "seats"
+    (player ids clockwise), "first_dealer", "locked"}], "byes": [{"player", "reason"}]}.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    state = models.CharField(
+        _("state"), max_length=10, choices=RoundState.choices, default=RoundState.DRAFT
+    )
+    method = models.CharField(_("seating"), max_length=8)
+    seed = models.BigIntegerField(_("seed"))
+    seating = models.JSONField(default=dict)
+    evening = models.OneToOneField(
+        "scoring.Evening",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament_round",
+    )
+    published_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="competition_round_unique_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Round %(number)s") % {"number": self.number}
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "competition:round-detail",
+            args=[self.tournament.club.slug, self.tournament_id, self.number],
+        )
+
+
+class RoundTable(models.Model):
+    """A published round's table: its pulka, recorded on the ordinary entry page."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    pulka = models.OneToOneField(Pulka, on_delete=models.PROTECT, related_name="tournament_table")
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="competition_table_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}/{self.number}"
+
+
+class PenaltyUnit(models.TextChoices):
+    WHISTS = "whists", _("whists")
+    POINTS = "points", _("points")
+
+
+class Penalty(models.Model):
+    """A judge's penalty: whists or points taken away in a round, with the reason. Never
+    deleted: a penalty is withdrawn by one of the opposite amount, so the history stays."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    round = models.PositiveSmallIntegerField(_("round"))
+    amount = models.IntegerField(_("taken away"))
+    unit = models.CharField(
+        _("unit"), max_length=8, choices=PenaltyUnit.choices, default=PenaltyUnit.WHISTS
+    )
+    reason = models.CharField(_("reason"), max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["tournament", "round", "created_at"]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} r{self.round}: {self.amount} {self.unit}"

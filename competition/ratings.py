@@ -204,8 +204,8 @@ def ratings_update(*, club: Club, since: datetime.date | None = None) -> int:
     """
     _lock_replays(club.pk)
     snapshots = RatingSnapshot.objects.filter(club=club)
-    results = PulkaResultCache.objects.filter(club=club)
-    pairs = PairResultCache.objects.filter(club=club)
+    results = PulkaResultCache.objects.filter(club=club, counted=True)
+    pairs = PairResultCache.objects.filter(club=club, counted=True)
     state: dict[int, Rating] = {}
     seq = 0
     if since is not None:

@@ -141,7 +141,7 @@ def league_results(league: League) -> Q:
     The convention is read from the pulka's stored rules (`rules -> preset`, a JSON lookup
     that SQLite and PostgreSQL both do) in the same query: one join, whatever the rows.
     """
-    results = Q(club=league.club_id, date__gte=league.start, date__lte=league.end)
+    results = Q(club=league.club_id, date__gte=league.start, date__lte=league.end, counted=True)
     if league.convention:
         results &= Q(pulka__rules__preset=league.convention)
     return results

@@ -27,6 +27,9 @@ class Evening(models.Model):
     date = models.DateField(_("date"), default=timezone.localdate)
     venue = models.CharField(_("venue"), max_length=120, blank=True)
     notes = models.TextField(_("notes"), blank=True)
+    # Whether its pulkas count in the club's leagues and ratings (a tournament's rounds may
+    # not). Copied into the result caches, which leagues and ratings read.
+    counted = models.BooleanField(_("counts in leagues and ratings"), default=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -63,6 +66,9 @@ class Pulka(models.Model):
     # A snapshot of the conventions (every engine rules key), editable until the first deal.
     rules = models.JSONField(_("conventions"))
     first_dealer = models.PositiveSmallIntegerField(_("first dealer (seat)"), default=0)
+    # At most this many deals (a tournament's "at most 18 deals"): the table ends when the
+    # last one is recorded, settled as unfinished if a pool is still open. None: no cap.
+    deal_cap = models.PositiveSmallIntegerField(_("deal cap"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=16, choices=PulkaStatus.choices, default=PulkaStatus.RUNNING
     )
@@ -334,6 +340,7 @@ class PulkaResultCache(models.Model):
     result_rounded = models.IntegerField()
     place = models.PositiveSmallIntegerField()  # 1 = best; ties share the place
     closed = models.BooleanField()  # every pool reached the target (else ended early)
+    counted = models.BooleanField(default=True)  # Evening.counted: leagues and ratings read it
     computed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -365,6 +372,7 @@ class PairResultCache(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     date = models.DateField()
     net = models.DecimalField(max_digits=12, decimal_places=4)
+    counted = models.BooleanField(default=True)  # as PulkaResultCache.counted
 
     class Meta:
         constraints = [

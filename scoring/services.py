@@ -155,6 +155,7 @@ def result_cache_rebuild(
                 result_rounded=sheet.result_rounded[name],
                 place=places[name],
                 closed=sheet.closed,
+                counted=evening.counted,
             )
             for position, name in enumerate(names)
         )
@@ -174,6 +175,7 @@ def result_cache_rebuild(
                 club_id=evening.club_id,
                 date=evening.date,
                 net=_decimal(net),
+                counted=evening.counted,
             )
             for name in names
             for other, net in nets[name].items()
@@ -222,8 +224,11 @@ def pulka_create(
     first_dealer: Player,
     rules: dict,
     created_by: AbstractBaseUser | None,
+    table: int | None = None,
+    deal_cap: int | None = None,
 ) -> Pulka:
-    """Open a new table in a evening: 3 or 4 players of the club, clockwise."""
+    """Open a new table in a evening: 3 or 4 players of the club, clockwise (numbered after
+    the evening's last table unless `table` says which; at most `deal_cap` deals if given)."""
     players = list(players)
     if len(players) not in (3, 4):
         raise ScoringError(_("A pulka is played by 3 or 4 players."))
@@ -237,19 +242,21 @@ def pulka_create(
         resolved = engine.rules_to_dict(engine.rules_from_dict(rules))
     except engine.PulkaError as exc:
         raise ScoringError(engine_message(exc)) from exc
-    table = (
-        Pulka.objects.select_for_update()
-        .filter(evening=evening)
-        .order_by("-table")
-        .values_list("table", flat=True)
-        .first()
-        or 0
-    ) + 1
+    if table is None:
+        table = (
+            Pulka.objects.select_for_update()
+            .filter(evening=evening)
+            .order_by("-table")
+            .values_list("table", flat=True)
+            .first()
+            or 0
+        ) + 1
     pulka = Pulka.objects.create(
         evening=evening,
         table=table,
         rules=resolved,
         first_dealer=players.index(first_dealer),
+        deal_cap=deal_cap,
         created_by=_user(created_by),
     )
     Seat.objects.bulk_create(
@@ -317,6 +324,11 @@ def deal_record(
     next_number = len(deals) + 1
     if number is not None and number != next_number:
         raise _wrong_number(pulka, number, next_number)
+    if pulka.deal_cap is not None and next_number > pulka.deal_cap:
+        raise ScoringError(
+            _("This table plays at most %(cap)s deals, and they are all recorded.")
+            % {"cap": pulka.deal_cap}
+        )
     if next_number > MAX_DEALS:
         raise ScoringError(
             _(
@@ -356,7 +368,10 @@ def deal_record(
         at=now,
     )
     pulka.version += 1
-    if _settle_status(pulka, sheet, was_closed=False, user=user):
+    changed = _settle_status(pulka, sheet, was_closed=False, user=user)
+    if not changed and pulka.deal_cap is not None and next_number >= pulka.deal_cap:
+        changed = _set_status(pulka, PulkaStatus.FINISHED, user)  # ended at the cap: unfinished
+    if changed:
         pulka.save(update_fields=["status", "finished_at"])
         result_cache_rebuild(pulka, names, sheet)
     _announce(pulka)
@@ -587,6 +602,22 @@ def evening_create(
     return Evening.objects.create(
         club=club, date=date, venue=venue.strip(), notes=notes.strip(), created_by=created_by
     )
+
+
+@transaction.atomic
+def evening_count(*, evening: Evening, counted: bool) -> Evening:
+    """Say whether an evening's pulkas count in the club's leagues and ratings (a
+    tournament's rounds count when its organiser says so); the caches follow at once."""
+    if evening.counted == counted:
+        return evening
+    evening.counted = counted
+    evening.save(update_fields=["counted"])
+    PulkaResultCache.objects.filter(pulka__evening=evening).update(counted=counted)
+    PairResultCache.objects.filter(pulka__evening=evening).update(counted=counted)
+    if PulkaResultCache.objects.filter(pulka__evening=evening).exists():
+        club_results_bump(club_id=evening.club_id)
+        results_changed.send(sender=Evening, club=evening.club, since=evening.date)
+    return evening
 
 
 @transaction.atomic

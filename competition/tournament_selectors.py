@@ -1,0 +1,412 @@
+"""Reading a tournament: its rule, its rounds' seatings, and the standings.
+
+The pure core does the work (competition.seating, competition.tournament_scoring); this
+module turns rows into its inputs. The standings read each confirmed round's settlements
+from the result caches that scoring keeps for every finished pulka (one query for all the
+rounds, whatever their number), so the page costs the same for 16 players and for 300.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from club.models import Club, Player
+from competition import seating as seat
+from competition import tournament_scoring as ts
+from competition.messages import problem_text
+from competition.models import (
+    Entry,
+    EntryStatus,
+    Penalty,
+    RatingSnapshot,
+    Round,
+    RoundState,
+    RoundTable,
+    Scoring,
+    Tournament,
+)
+from competition.problems import Problem
+from scoring.models import PulkaResultCache, PulkaStatus
+
+
+def tournaments_for_club(club: Club) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(club=club).order_by("-start", "-id")
+
+
+def tournament_for_club(club: Club, tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.filter(club=club, pk=tournament_id).first()
+    if tournament is None:
+        raise Http404
+    tournament.club = club  # the gate's object: no second query for its slug
+    return tournament
+
+
+def round_of(tournament: Tournament, number: int) -> Round:
+    found = Round.objects.filter(tournament=tournament, number=number).first()
+    if found is None:
+        raise Http404
+    found.tournament = tournament
+    return found
+
+
+# --- the rule -------------------------------------------------------------------------------
+
+
+def caps_of(tournament: Tournament) -> ts.Caps | None:
+    """The caps scale from its stored steps (validated when they were saved)."""
+    if not tournament.caps:
+        return None
+    steps = tuple((Fraction(start), Fraction(factor)) for start, factor in tournament.caps)
+    return ts.Caps(steps, mirror=tournament.caps_mirror)
+
+
+def scoring_rule(tournament: Tournament) -> ts.ScoringRule:
+    caps = caps_of(tournament) if tournament.scoring == Scoring.CAPS else None
+    return ts.ScoringRule(
+        method=ts.Method(tournament.scoring),
+        caps=caps,
+        floor=tournament.floor,
+        bye=tournament.bye_score,
+    )
+
+
+def tie_breaks(tournament: Tournament) -> tuple[ts.TieBreak, ...]:
+    if not tournament.tie_breaks:
+        return ts.DEFAULT_TIE_BREAKS
+    return tuple(ts.TieBreak(key) for key in tournament.tie_breaks)
+
+
+def stage_of(tournament: Tournament) -> ts.Stage | None:
+    if tournament.stage_after is None or tournament.stage_top is None:
+        return None
+    return ts.Stage(tournament.stage_after, tournament.stage_top, tournament.stage_keep_totals)
+
+
+def lot_seed(tournament: Tournament) -> int | None:
+    """The lot's seed: derived from the tournament's seed, so it is printed and reproducible."""
+    return seat.round_seed(tournament.seed, 0) if tournament.lot else None
+
+
+def _number(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.1f}"
+
+
+def caps_words(tournament: Tournament) -> str:
+    """The caps in words: "full up to 200, ×0.1 from 200 to 650, nothing beyond 650"."""
+    caps = caps_of(tournament)
+    if caps is None:
+        return ""
+    parts = []
+    steps = caps.steps
+    for k, (start, factor) in enumerate(steps):
+        end = steps[k + 1][0] if k + 1 < len(steps) else None
+        if factor == 0:
+            parts.append(_("nothing beyond %(start)s") % {"start": _number(start)})
+        elif factor == 1 and end is not None:
+            parts.append(_("full up to %(end)s") % {"end": _number(end)})
+        elif end is not None:
+            parts.append(
+                _("×%(factor)s from %(start)s to %(end)s")
+                % {"factor": _number(factor), "start": _number(start), "end": _number(end)}
+            )
+        else:
+            parts.append(
+                _("×%(factor)s above %(start)s")
+                % {"factor": _number(factor), "start": _number(start)}
+            )
+    words = ", ".join(parts)
+    if not caps.mirror:
+        words += " " + _("(wins only; losses count in full)")
+    return words
+
+
+TIE_BREAK_LABELS = {
+    ts.TieBreak.ADJUSTED_WHISTS: _("adjusted whists"),
+    ts.TieBreak.TABLE_WINS: _("table wins"),
+    ts.TieBreak.BEST_ROUND: _("best round"),
+    ts.TieBreak.OPPONENTS_TOTAL: _("opponents' total"),
+}
+
+
+def rule_words(tournament: Tournament) -> list[str]:
+    """The tournament's rules as sentences, for its home page and every printout."""
+    lines = []
+    if tournament.scoring == Scoring.CAPS:
+        lines.append(
+            _("A round counts the whists with caps: %(caps)s.") % {"caps": caps_words(tournament)}
+        )
+    elif tournament.scoring == Scoring.PLACES:
+        lines.append(
+            _(
+                "A round counts place points: 4/2/1/0 at a table of 4; at a table of 3, 3 "
+                "(4 if he is the only player in plus), 2 if in plus and 1 if in minus, 0."
+            )
+        )
+    else:
+        lines.append(_("A round counts the whists of the settlement."))
+    order = [str(TIE_BREAK_LABELS[key]) for key in tie_breaks(tournament)]
+    if tournament.lot:
+        order.append(_("the lot (seed %(seed)s)") % {"seed": lot_seed(tournament)})
+    lines.append(_("Ties: %(order)s.") % {"order": ", ".join(order)})
+    if tournament.deal_cap:
+        lines.append(
+            _("A table ends at the pool target or after %(cap)s deals.")
+            % {"cap": tournament.deal_cap}
+        )
+    if tournament.floor is not None:
+        lines.append(
+            _("A round below %(floor)s whists is flagged for the judge.")
+            % {"floor": tournament.floor}
+        )
+    stage = stage_of(tournament)
+    if stage is not None:
+        keep = _("keeping the totals") if stage.keep_totals else _("from zero")
+        lines.append(
+            _("After round %(after)s the top %(top)s play the final, %(keep)s.")
+            % {"after": stage.after_round, "top": stage.top, "keep": keep}
+        )
+    if tournament.team_best:
+        lines.append(
+            _("A team's round counts its best %(best)s players.") % {"best": tournament.team_best}
+        )
+    return lines
+
+
+# --- entries and seatings -----------------------------------------------------------------
+
+
+def entries(tournament: Tournament) -> list[Entry]:
+    return list(
+        Entry.objects.filter(tournament=tournament)
+        .select_related("player", "substitute_for__player")
+        .order_by("player__name_key", "pk")
+    )
+
+
+def names(tournament: Tournament) -> dict[int, str]:
+    """Player id -> name, for every player ever entered."""
+    return dict(
+        Entry.objects.filter(tournament=tournament).values_list("player_id", "player__name")
+    )
+
+
+def plays_in(entry: Entry, number: int) -> bool:
+    """Whether an entry is due to play round `number`."""
+    if entry.first_round > number:
+        return False
+    return entry.status == EntryStatus.ACTIVE or (entry.last_round or 0) >= number
+
+
+def entrants(tournament: Tournament, number: int) -> list[seat.Entrant]:
+    """The players due to play round `number`, with their ratings and teams."""
+    rating = RatingSnapshot.objects.filter(player=OuterRef("player_id")).order_by("-seq")
+    rows = (
+        Entry.objects.filter(tournament=tournament, status=EntryStatus.ACTIVE)
+        .filter(first_round__lte=number)
+        .annotate(rating=Subquery(rating.values("rating")[:1]))
+        .values_list("player_id", "rating", "team")
+    )
+    return [
+        seat.Entrant(player, rating=rating or 0.0, team=team or None)
+        for player, rating, team in rows
+    ]
+
+
+def seating_from_json(number: int, data: dict, *, seed: int, method: str) -> seat.Seating:
+    tables = tuple(
+        seat.Table(t["number"], tuple(t["seats"]), t["first_dealer"])
+        for t in data.get("tables", ())
+    )
+    byes = tuple(seat.Bye(b["player"], b["reason"]) for b in data.get("byes", ()))
+    return seat.Seating(number, seed, seat.Method(method), tables, byes)
+
+
+def seating_of(round: Round) -> seat.Seating:
+    return seating_from_json(round.number, round.seating, seed=round.seed, method=round.method)
+
+
+def locked_tables(round: Round) -> set[int]:
+    return {t["number"] for t in round.seating.get("tables", ()) if t.get("locked")}
+
+
+def seating_to_json(seating: seat.Seating, locked: Iterable[int] = ()) -> dict:
+    locked = set(locked)
+    return {
+        "tables": [
+            {
+                "number": t.number,
+                "seats": list(t.seats),
+                "first_dealer": t.first_dealer,
+                "locked": t.number in locked,
+            }
+            for t in seating.tables
+        ],
+        "byes": [{"player": b.player, "reason": b.reason} for b in seating.byes],
+    }
+
+
+def history(tournament: Tournament, before: int) -> list[seat.Seating]:
+    """The seatings of the rounds published before round `before`, as played."""
+    rounds = Round.objects.filter(tournament=tournament, number__lt=before).exclude(
+        state=RoundState.DRAFT
+    )
+    return [seating_of(one) for one in rounds.order_by("number")]
+
+
+def named(problems: Sequence[Problem], names: dict[int, str]) -> list[str]:
+    """Problems in the user's words, with the players' names for their ids."""
+    texts = []
+    for problem in problems:
+        params = {
+            key: names.get(value, value) if key in ("player", "first", "second") else value
+            for key, value in problem.params.items()
+        }
+        texts.append(problem_text(problem.with_params(**params)))
+    return texts
+
+
+# --- results and standings ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Results:
+    """Everything the standings are made of, read once."""
+
+    scores: list[ts.RoundScore]
+    penalties: list[ts.Penalty]
+    names: dict[int, str]
+    rounds: list[int]  # the confirmed rounds counted
+
+
+def results(tournament: Tournament, *, through: int | None = None) -> Results:
+    """The round scores of the confirmed rounds (up to round `through`): four queries."""
+    rule = scoring_rule(tournament)
+    rounds = Round.objects.filter(tournament=tournament, state=RoundState.CONFIRMED)
+    if through is not None:
+        rounds = rounds.filter(number__lte=through)
+    seatings = {one.number: seating_of(one) for one in rounds.order_by("number")}
+    settled: dict[tuple[int, int], dict[int, Fraction]] = {}
+    rows = PulkaResultCache.objects.filter(
+        pulka__tournament_table__round__in=rounds.values("pk")
+    ).values_list("pulka__tournament_table__round__number", "pulka__table", "player_id", "result")
+    for number, table, player, result in rows:
+        settled.setdefault((number, table), {})[player] = Fraction(result)
+    scores: list[ts.RoundScore] = []
+    for number, seating in seatings.items():
+        for table in seating.tables:
+            # A table set aside (abandoned) has no settlement: it counts 0 for everyone.
+            whists = settled.get((number, table.number)) or dict.fromkeys(table.seats, 0)
+            whists = {player: whists.get(player, 0) for player in table.seats}
+            scores += ts.score_table(ts.TableResult(number, table.number, whists), rule)
+        scores += [ts.bye_score(number, bye.player, rule) for bye in seating.byes]
+    penalties = [
+        ts.Penalty(p.player_id, p.round, p.amount, ts.Unit(p.unit), p.reason)
+        for p in Penalty.objects.filter(tournament=tournament).order_by("created_at", "pk")
+        if through is None or p.round <= through
+    ]
+    return Results(scores, penalties, names(tournament), list(seatings))
+
+
+def standings(tournament: Tournament, *, through: int | None = None) -> ts.TournamentStandings:
+    """The standings over the confirmed rounds, in the tie-break order (with the stage)."""
+    return standings_from(tournament, results(tournament, through=through))
+
+
+def standings_from(tournament: Tournament, read: Results) -> ts.TournamentStandings:
+    settings = {
+        "rule": scoring_rule(tournament),
+        "names": read.names,
+        "tie_breaks": tie_breaks(tournament),
+        "penalties": read.penalties,
+        "lot_seed": lot_seed(tournament),
+    }
+    stage = stage_of(tournament)
+    if stage is not None:
+        return ts.staged_standings(read.scores, stage=stage, **settings)
+    return ts.standings(read.scores, **settings)
+
+
+def team_lines(tournament: Tournament, read: Results) -> tuple[ts.TeamLine, ...]:
+    if not tournament.team_best:
+        return ()
+    teams: dict[str, list[int]] = {}
+    for player, team in (
+        Entry.objects.filter(tournament=tournament)
+        .exclude(team="")
+        .values_list("player_id", "team")
+    ):
+        teams.setdefault(team, []).append(player)
+    return ts.team_standings(read.scores, teams=teams, best=tournament.team_best)
+
+
+def standing_order(tournament: Tournament, number: int) -> list[int]:
+    """Player ids best first after the rounds before `number` (for Swiss)."""
+    return [line.player for line in standings(tournament, through=number - 1).lines]
+
+
+def finalists(tournament: Tournament) -> set[int] | None:
+    """The players of the final (None: no final, or not reached yet)."""
+    stage = stage_of(tournament)
+    if stage is None:
+        return None
+    table = standings(tournament, through=stage.after_round)
+    if not table.lines:
+        return None
+    lines = table.lines
+    cut = lines[min(stage.top, len(lines)) - 1].place
+    return {line.player for line in lines if line.place <= cut}
+
+
+# --- a round's tables -----------------------------------------------------------------------
+
+
+def round_tables(round: Round) -> list[RoundTable]:
+    """A published round's tables with their pulkas (and the number of deals of each)."""
+    return list(
+        RoundTable.objects.filter(round=round)
+        .select_related("pulka")
+        .annotate(deal_count=Count("pulka__deals"))
+        .order_by("number")
+    )
+
+
+def running_tables(round: Round) -> list[int]:
+    return list(
+        RoundTable.objects.filter(round=round, pulka__status=PulkaStatus.RUNNING)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def player_rounds(player: Player) -> list[dict]:
+    """A player's tournament rounds for his profile: tournament, round, table, result."""
+    rows = (
+        RoundTable.objects.filter(pulka__seats__player=player)
+        .select_related("round__tournament")
+        .order_by("-round__tournament__start", "-round__tournament_id", "round__number")
+    )
+    results_by_pulka = dict(
+        PulkaResultCache.objects.filter(
+            player=player, pulka__tournament_table__isnull=False
+        ).values_list("pulka_id", "result")
+    )
+    lines = []
+    for table in rows:
+        result = results_by_pulka.get(table.pulka_id)
+        lines.append(
+            {
+                "tournament": table.round.tournament,
+                "round": table.round.number,
+                "state": table.round.get_state_display(),
+                "table": table.number,
+                "pulka_id": table.pulka_id,
+                "whists": Fraction(result) if result is not None else None,
+            }
+        )
+    return lines
