@@ -98,6 +98,7 @@ def club_document(club: Club) -> dict[str, Any]:
                 "date": _when(evening.date),
                 "venue": evening.venue,
                 "notes": evening.notes,
+                "counted": evening.counted,
                 "created_by": who(evening.created_by),
                 "created_at": _when(evening.created_at),
                 "pulkas": by_evening.get(evening.pk, []),
@@ -141,6 +142,7 @@ def _pulka_entry(pulka: Pulka, who) -> dict[str, Any]:
         # The id orders the restored pulkas as they were created (ratings break ties by it).
         "id": pulka.pk,
         "table": pulka.table,
+        "deal_cap": pulka.deal_cap,
         "status": pulka.status,
         "created_by": who(pulka.created_by),
         "created_at": _when(pulka.created_at),
@@ -224,6 +226,12 @@ class _Reader:
         if value is None:
             raise self.bad(f"{where}.{key}")
         return value if timezone.is_aware(value) else timezone.make_aware(value)
+
+    def flag(self, data: Any, key: str, where: str, default: bool = True) -> bool:
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            raise self.bad(f"{where}.{key}")
+        return value
 
     def maybe_moment(self, data: Any, key: str, where: str) -> datetime.datetime | None:
         return None if data.get(key) is None else self.moment(data, key, where)
@@ -404,6 +412,8 @@ def _restore_evenings(reader: _Reader, club: Club, account, report: RestoreRepor
             venue=str(row.get("venue") or "")[:120],
             notes=str(row.get("notes") or ""),
             created_by=account(row, "created_by", where),
+            # A backup from before tournaments has no "counted": every evening counted.
+            counted=reader.flag(row, "counted", where),
         )
         Evening.objects.filter(pk=evening.pk).update(
             created_at=reader.moment(row, "created_at", where)
@@ -455,6 +465,7 @@ def _restore_evenings(reader: _Reader, club: Club, account, report: RestoreRepor
                 deals=deals,
                 revisions=revisions,
                 status_changes=changes,
+                deal_cap=entry.get("deal_cap"),
             )
         except scoring_services.ScoringError as exc:
             raise BackupError(

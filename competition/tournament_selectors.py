@@ -300,8 +300,10 @@ def results(tournament: Tournament, *, through: int | None = None) -> Results:
     scores: list[ts.RoundScore] = []
     for number, seating in seatings.items():
         for table in seating.tables:
-            # A table set aside (abandoned) has no settlement: it counts 0 for everyone.
-            whists = settled.get((number, table.number)) or dict.fromkeys(table.seats, 0)
+            whists = settled.get((number, table.number))
+            if whists is None:
+                scores += _nothing(number, table)
+                continue
             whists = {player: whists.get(player, 0) for player in table.seats}
             scores += ts.score_table(ts.TableResult(number, table.number, whists), rule)
         scores += [ts.bye_score(number, bye.player, rule) for bye in seating.byes]
@@ -311,6 +313,27 @@ def results(tournament: Tournament, *, through: int | None = None) -> Results:
         if through is None or p.round <= through
     ]
     return Results(scores, penalties, names(tournament), list(seatings))
+
+
+def _nothing(number: int, table: seat.Table) -> list[ts.RoundScore]:
+    """A table with no settlement (set aside: abandoned, or running again after a
+    correction until the judge ends it) counts 0 for everyone, in every unit, and is no
+    one's table win (score_table would make it a tie for first place: points and wins)."""
+    zero = Fraction(0)
+    return [
+        ts.RoundScore(
+            player=player,
+            round=number,
+            table=table.number,
+            whists=zero,
+            adjusted=zero,
+            points=zero,
+            place=None,
+            score=zero,
+            opponents=tuple(other for other in table.seats if other != player),
+        )
+        for player in table.seats
+    ]
 
 
 def standings(tournament: Tournament, *, through: int | None = None) -> ts.TournamentStandings:
@@ -351,16 +374,18 @@ def standing_order(tournament: Tournament, number: int) -> list[int]:
 
 
 def finalists(tournament: Tournament) -> set[int] | None:
-    """The players of the final (None: no final, or not reached yet)."""
+    """The players of the final (None: no final, or not reached yet): the top of the
+    standings after its round, those tied at the cut included unless the lot parts them."""
     stage = stage_of(tournament)
     if stage is None:
         return None
-    table = standings(tournament, through=stage.after_round)
-    if not table.lines:
+    confirmed = Round.objects.filter(
+        tournament=tournament, number=stage.after_round, state=RoundState.CONFIRMED
+    )
+    if not confirmed.exists():
         return None
-    lines = table.lines
-    cut = lines[min(stage.top, len(lines)) - 1].place
-    return {line.player for line in lines if line.place <= cut}
+    table = standings(tournament, through=stage.after_round)
+    return {line.player for line in table.lines if line.finalist}
 
 
 # --- a round's tables -----------------------------------------------------------------------
@@ -373,6 +398,21 @@ def round_tables(round: Round) -> list[RoundTable]:
         .select_related("pulka")
         .annotate(deal_count=Count("pulka__deals"))
         .order_by("number")
+    )
+
+
+def reopened_tables(tournament: Tournament) -> list[tuple[int, int]]:
+    """(round, table) of the confirmed rounds' tables running again: a correction opened a
+    pool again or took a capped table below its cap. Until the judge ends it again
+    (tournament_services.table_end) such a table counts 0 for everyone."""
+    return list(
+        RoundTable.objects.filter(
+            round__tournament=tournament,
+            round__state=RoundState.CONFIRMED,
+            pulka__status=PulkaStatus.RUNNING,
+        )
+        .order_by("round__number", "number")
+        .values_list("round__number", "number")
     )
 
 

@@ -183,7 +183,9 @@ def result_cache_rebuild(
     elif not had_results:
         return
     club_results_bump(club_id=evening.club_id)
-    if announce:
+    # The ratings read only the results that count: an evening that does not count (a
+    # tournament's, unless its organiser says so) changes none of them.
+    if announce and evening.counted:
         results_changed.send(sender=Pulka, club=evening.club, since=evening.date)
 
 
@@ -205,13 +207,28 @@ def _set_status(pulka: Pulka, status: str, user: AbstractBaseUser | None) -> lis
     return ["status", "finished_at"]
 
 
+def _at_cap(pulka: Pulka, deals: int) -> bool:
+    """Whether the pulka has played all the deals its cap allows (a tournament table)."""
+    return pulka.deal_cap is not None and deals >= pulka.deal_cap
+
+
 def _settle_status(
-    pulka: Pulka, sheet: engine.Sheet, *, was_closed: bool, user: AbstractBaseUser | None
+    pulka: Pulka,
+    sheet: engine.Sheet,
+    *,
+    deals: int,
+    was_done: bool,
+    user: AbstractBaseUser | None,
 ) -> list[str]:
-    """Finish a pulka whose last pool closed; reopen one that a correction un-closed."""
-    if sheet.closed and pulka.status == PulkaStatus.RUNNING:
+    """The status follows the deals where the deals decide it: a pulka whose last pool
+    closed, or that reached its deal cap, is finished (at the cap, settled as unfinished);
+    one that a correction took back (a pool open again, a deal deleted below the cap)
+    is running again. A pulka someone ended early stays ended: `was_done` is False for it.
+    """
+    done = sheet.closed or _at_cap(pulka, deals)
+    if done and pulka.status == PulkaStatus.RUNNING:
         return _set_status(pulka, PulkaStatus.FINISHED, user)
-    if not sheet.closed and was_closed and pulka.status == PulkaStatus.FINISHED:
+    if not done and was_done and pulka.status == PulkaStatus.FINISHED:
         return _set_status(pulka, PulkaStatus.RUNNING, user)
     return []
 
@@ -286,6 +303,36 @@ def pulka_update_rules(*, pulka: Pulka, rules: dict, first_dealer: int | None = 
 
 
 @transaction.atomic
+def pulka_seat(*, pulka: Pulka, players: Sequence[Player], first_dealer: Player) -> Pulka:
+    """Seat other players (or the same in another order) at a running pulka with no deal
+    yet: a tournament's re-seat before a table starts. The spectators' pages follow."""
+    locked, names, deals = _locked(pulka)
+    if deals or locked.status != PulkaStatus.RUNNING:
+        raise ScoringError(_("This table has started: its players stay."))
+    players = list(players)
+    if len(players) != len(names):
+        raise ScoringError(_("This table has %(seats)s seats.") % {"seats": len(names)})
+    if len({p.pk for p in players}) != len(players):
+        raise ScoringError(_("Each player can take only one seat."))
+    if any(p.club_id != pulka.evening.club_id for p in players):
+        raise ScoringError(_("Every player must be on this club's roster."))
+    if first_dealer not in players:
+        raise ScoringError(_("The first dealer must be one of the players at the table."))
+    # Deleted and written again: seat by seat, an exchange within the table would put one
+    # player at two seats for a moment (the unique constraint refuses it).
+    Seat.objects.filter(pulka=locked).delete()
+    Seat.objects.bulk_create(
+        Seat(pulka=locked, position=i, player=player) for i, player in enumerate(players)
+    )
+    locked.first_dealer = players.index(first_dealer)
+    _bump(locked, "first_dealer")
+    pulka.first_dealer, pulka.version = locked.first_dealer, locked.version
+    pulka.__dict__.pop("names", None)  # the cached_property: the names changed
+    _announce(pulka)
+    return locked
+
+
+@transaction.atomic
 def deal_record(
     *,
     pulka: Pulka,
@@ -318,17 +365,16 @@ def deal_record(
         if done is not None:
             raise DealAlreadyRecorded(done)
     if not locked:
+        if _at_cap(pulka, Deal.objects.filter(pulka=pulka).count()):
+            raise _cap_reached(pulka)
         raise ScoringError(_("This pulka is over: no deal can be added to it."))
     names = pulka.names
     deals = selectors.engine_deals(pulka, names)
     next_number = len(deals) + 1
     if number is not None and number != next_number:
         raise _wrong_number(pulka, number, next_number)
-    if pulka.deal_cap is not None and next_number > pulka.deal_cap:
-        raise ScoringError(
-            _("This table plays at most %(cap)s deals, and they are all recorded.")
-            % {"cap": pulka.deal_cap}
-        )
+    if _at_cap(pulka, len(deals)):
+        raise _cap_reached(pulka)
     if next_number > MAX_DEALS:
         raise ScoringError(
             _(
@@ -368,14 +414,19 @@ def deal_record(
         at=now,
     )
     pulka.version += 1
-    changed = _settle_status(pulka, sheet, was_closed=False, user=user)
-    if not changed and pulka.deal_cap is not None and next_number >= pulka.deal_cap:
-        changed = _set_status(pulka, PulkaStatus.FINISHED, user)  # ended at the cap: unfinished
+    changed = _settle_status(pulka, sheet, deals=next_number, was_done=False, user=user)
     if changed:
         pulka.save(update_fields=["status", "finished_at"])
         result_cache_rebuild(pulka, names, sheet)
     _announce(pulka)
     return deal, sheet
+
+
+def _cap_reached(pulka: Pulka) -> ScoringError:
+    return ScoringError(
+        _("This table plays at most %(cap)s deals, and they are all recorded.")
+        % {"cap": pulka.deal_cap}
+    )
 
 
 def _number_of_entry(pulka: Pulka, entry_key: uuid.UUID) -> int | None:
@@ -417,9 +468,13 @@ def _stale(pulka: Pulka, deal: Deal) -> ScoringError:
     )
 
 
-def _was_closed(locked: Pulka, names: list[str], deals: list[Deal]) -> bool:
+def _was_done(locked: Pulka, names: list[str], deals: list[Deal]) -> bool:
+    """Whether the deals themselves ended this finished pulka (its last pool closed, or it
+    reached its deal cap), rather than someone ending it early."""
     if locked.status != PulkaStatus.FINISHED:
         return False
+    if _at_cap(locked, len(deals)):
+        return True
     return _replay(locked, names, [d.to_engine(names) for d in deals]).closed
 
 
@@ -450,7 +505,7 @@ def deal_update(
     """Correct deal `number`; refused if someone changed it since `expected_version`."""
     locked, names, deals, deal = _locked_deal(pulka, number, expected_version)
     new = _parse_deal(data, number)
-    was_closed = _was_closed(locked, names, deals)
+    was_done = _was_done(locked, names, deals)
     sheet = _replay(
         locked, names, [new if d.number == number else d.to_engine(names) for d in deals]
     )
@@ -473,7 +528,7 @@ def deal_update(
         user=user,
         at=now,
     )
-    changed = _settle_status(locked, sheet, was_closed=was_closed, user=user)
+    changed = _settle_status(locked, sheet, deals=len(deals), was_done=was_done, user=user)
     _bump(locked, *changed)
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
@@ -487,7 +542,7 @@ def deal_delete(
 ) -> engine.Sheet:
     """Delete deal `number`; the later deals move up one number, and the sheet is replayed."""
     locked, names, deals, deal = _locked_deal(pulka, number, expected_version)
-    was_closed = _was_closed(locked, names, deals)
+    was_done = _was_done(locked, names, deals)
     sheet = _replay(locked, names, [d.to_engine(names) for d in deals if d.number != number])
     user = _user(deleted_by)
     DealRevision.objects.create(
@@ -504,7 +559,9 @@ def deal_delete(
     later = Deal.objects.filter(pulka=locked, number__gt=number)
     later.update(number=F("number") + shift)
     Deal.objects.filter(pulka=locked, number__gt=shift).update(number=F("number") - shift - 1)
-    changed = _settle_status(locked, sheet, was_closed=was_closed, user=user)
+    # A pulka the cap ended runs again once a deletion takes it below the cap (as one whose
+    # pool a correction opens again): the deal was not played, so the table plays on.
+    changed = _settle_status(locked, sheet, deals=len(deals) - 1, was_done=was_done, user=user)
     _bump(locked, *changed)
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
@@ -557,6 +614,11 @@ def pulka_reopen(*, pulka: Pulka, reopened_by: AbstractBaseUser | None) -> engin
         raise ScoringError(_("This pulka is already running."))
     if sheet.closed:
         raise ScoringError(_("Every pool is closed: this pulka is complete and cannot go on."))
+    if _at_cap(locked, len(deals)):
+        raise ScoringError(
+            _("This table has played all its %(cap)s deals: it cannot go on.")
+            % {"cap": locked.deal_cap}
+        )
     return _change_status(pulka, locked, names, sheet, PulkaStatus.RUNNING, reopened_by)
 
 
@@ -598,25 +660,36 @@ def evening_create(
     venue: str,
     notes: str,
     created_by: AbstractBaseUser | None,
+    counted: bool = True,
 ) -> Evening:
     return Evening.objects.create(
-        club=club, date=date, venue=venue.strip(), notes=notes.strip(), created_by=created_by
+        club=club,
+        date=date,
+        venue=venue.strip(),
+        notes=notes.strip(),
+        created_by=created_by,
+        counted=counted,
     )
 
 
 @transaction.atomic
-def evening_count(*, evening: Evening, counted: bool) -> Evening:
+def evening_count(*, evening: Evening, counted: bool, announce: bool = True) -> Evening:
     """Say whether an evening's pulkas count in the club's leagues and ratings (a
-    tournament's rounds count when its organiser says so); the caches follow at once."""
+    tournament's rounds count when its organiser says so); the caches follow at once.
+
+    With `announce=False` the caller sends results_changed itself (a tournament switching
+    all its rounds at once re-rates the club once, from its first round).
+    """
     if evening.counted == counted:
         return evening
     evening.counted = counted
     evening.save(update_fields=["counted"])
-    PulkaResultCache.objects.filter(pulka__evening=evening).update(counted=counted)
+    changed = PulkaResultCache.objects.filter(pulka__evening=evening).update(counted=counted)
     PairResultCache.objects.filter(pulka__evening=evening).update(counted=counted)
-    if PulkaResultCache.objects.filter(pulka__evening=evening).exists():
+    if changed:
         club_results_bump(club_id=evening.club_id)
-        results_changed.send(sender=Evening, club=evening.club, since=evening.date)
+        if announce:
+            results_changed.send(sender=Evening, club=evening.club, since=evening.date)
     return evening
 
 
@@ -728,7 +801,7 @@ def pulka_import(
         )
         for deal in stored
     )
-    changed = _settle_status(pulka, sheet, was_closed=False, user=user)
+    changed = _settle_status(pulka, sheet, deals=len(deals), was_done=False, user=user)
     if changed:
         pulka.save(update_fields=changed)
         result_cache_rebuild(pulka, names, sheet)
@@ -783,6 +856,7 @@ def pulka_restore(
     deals: Sequence[RestoredDeal],
     revisions: Sequence[RestoredRevision],
     status_changes: Sequence[RestoredStatus],
+    deal_cap: int | None = None,
 ) -> Pulka:
     """Store a pulka/1 document as table `table` of the evening, as it stood in a backup:
     its status, who entered and changed each deal, its history. The engine checks every
@@ -794,6 +868,20 @@ def pulka_restore(
         raise ScoringError(_("Unknown status of a pulka: %(status)s.") % {"status": status})
     if sheet.closed and status == PulkaStatus.RUNNING:
         raise ScoringError(_("Every pool of this pulka is closed: it cannot be running."))
+    if deal_cap is not None:
+        if (
+            not isinstance(deal_cap, int)
+            or isinstance(deal_cap, bool)
+            or not 1 <= deal_cap <= MAX_DEALS
+        ):
+            raise ScoringError(_("A deal cap is a number from 1 to %(max)s.") % {"max": MAX_DEALS})
+        if len(parsed.deals) > deal_cap or (
+            len(parsed.deals) == deal_cap and status == PulkaStatus.RUNNING
+        ):
+            raise ScoringError(
+                _("This table plays at most %(cap)s deals, and the file holds %(count)s.")
+                % {"cap": deal_cap, "count": len(parsed.deals)}
+            )
     if Pulka.objects.filter(evening=evening, table=table).exists() or table < 1:
         raise ScoringError(_("Table %(table)s cannot be added to this evening.") % {"table": table})
     if len(deals) != len(parsed.deals):
@@ -815,6 +903,7 @@ def pulka_restore(
         table=table,
         rules=engine.rules_to_dict(parsed.rules),
         first_dealer=names.index(parsed.first_dealer),
+        deal_cap=deal_cap,
         status=status,
         created_by=_user(created_by),
         created_at=created_at,
