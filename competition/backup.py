@@ -2,7 +2,9 @@
 
 `club_document` reads everything of a club: the club and its conventions, its members and
 roster, its evenings with their pulkas (each a pulka/1 document, spec/pulka-json.md, with who
-entered and changed each deal, every revision and every status change) and its leagues.
+entered and changed each deal, every revision and every status change; whether the evening
+counts in the leagues and ratings; a table's deal cap), its leagues and its tournaments
+(settings, entries, rounds with their seatings and tables, penalties; players by name).
 People are named by username in the document; its ``users`` list gives each one's e-mail.
 
 `club_restore` stores such a document as a new club (or into an empty one) through the
@@ -31,9 +33,20 @@ from django.utils.translation import gettext as _
 from club import services as club_services
 from club.errors import ServiceError
 from club.models import Club, Membership, Player, Role
-from competition import ratings
+from competition import ratings, tournament_services
 from competition import services as leagues
-from competition.models import League
+from competition.models import (
+    Entry,
+    EntryStatus,
+    League,
+    Penalty,
+    PenaltyUnit,
+    Round,
+    RoundState,
+    RoundTable,
+    Tournament,
+)
+from competition.seating import Method
 from scoring import engine, exchange
 from scoring import services as scoring_services
 from scoring.models import Deal, DealRevision, Evening, Pulka, StatusChange
@@ -64,6 +77,7 @@ def club_document(club: Club) -> dict[str, Any]:
 
     members = Membership.objects.filter(club=club).select_related("user").order_by("pk")
     players = Player.objects.filter(club=club).select_related("user").order_by("pk")
+    names = {player.pk: player.name for player in players}
     evenings = Evening.objects.filter(club=club).select_related("created_by").order_by("pk")
     pulkas = (
         Pulka.objects.filter(evening__club=club)
@@ -95,6 +109,8 @@ def club_document(club: Club) -> dict[str, Any]:
         ],
         "evenings": [
             {
+                # Rounds of tournaments name their evening by it.
+                "id": evening.pk,
                 "date": _when(evening.date),
                 "venue": evening.venue,
                 "notes": evening.notes,
@@ -118,6 +134,10 @@ def club_document(club: Club) -> dict[str, Any]:
                 "created_at": _when(league.created_at),
             }
             for league in League.objects.filter(club=club).order_by("pk")
+        ],
+        "tournaments": [
+            _tournament_entry(tournament, who, names)
+            for tournament in Tournament.objects.filter(club=club).order_by("pk")
         ],
     }
     document["users"] = [
@@ -178,6 +198,109 @@ def _pulka_entry(pulka: Pulka, who) -> dict[str, Any]:
     }
 
 
+#: A tournament's settings, as its columns (competition.models.Tournament).
+TOURNAMENT_SETTINGS = (
+    "name",
+    "rules",
+    "round_count",
+    "deal_cap",
+    "seating",
+    "scoring",
+    "caps",
+    "caps_mirror",
+    "floor",
+    "bye_score",
+    "tie_breaks",
+    "lot",
+    "team_best",
+    "stage_after",
+    "stage_top",
+    "stage_keep_totals",
+    "counted",
+)
+
+
+def _seating_named(seating: dict, names: dict[int, str]) -> dict:
+    """A round's seating with the players by name (ids do not survive a move)."""
+    return {
+        "tables": [
+            {
+                "number": table["number"],
+                "seats": [names[p] for p in table["seats"]],
+                "first_dealer": names[table["first_dealer"]],
+                "locked": bool(table.get("locked")),
+            }
+            for table in seating.get("tables", ())
+        ],
+        "byes": [
+            {"player": names[bye["player"]], "reason": bye["reason"]}
+            for bye in seating.get("byes", ())
+        ],
+    }
+
+
+def _tournament_entry(tournament: Tournament, who, names: dict[int, str]) -> dict[str, Any]:
+    entries = Entry.objects.filter(tournament=tournament).select_related("substitute_for")
+    rounds = Round.objects.filter(tournament=tournament).select_related("confirmed_by")
+    tables = RoundTable.objects.filter(round__tournament=tournament).order_by("number")
+    by_round: dict[int, list[dict]] = {}
+    for table in tables:
+        by_round.setdefault(table.round_id, []).append(
+            {"number": table.number, "pulka": table.pulka_id}
+        )
+    penalties = Penalty.objects.filter(tournament=tournament).select_related("created_by")
+    return {
+        **{name: getattr(tournament, name) for name in TOURNAMENT_SETTINGS},
+        "start": _when(tournament.start),
+        "seed": tournament.seed,
+        "finished_at": _when(tournament.finished_at),
+        "created_by": who(tournament.created_by),
+        "created_at": _when(tournament.created_at),
+        "entries": [
+            {
+                "player": names[entry.player_id],
+                "team": entry.team,
+                "status": entry.status,
+                "first_round": entry.first_round,
+                "last_round": entry.last_round,
+                "substitute_for": (
+                    names[entry.substitute_for.player_id] if entry.substitute_for else None
+                ),
+                "created_at": _when(entry.created_at),
+            }
+            for entry in entries.order_by("pk")
+        ],
+        "rounds": [
+            {
+                "number": one.number,
+                "state": one.state,
+                "method": one.method,
+                "seed": one.seed,
+                "seating": _seating_named(one.seating, names),
+                "evening": one.evening_id,
+                "tables": by_round.get(one.pk, []),
+                "published_at": _when(one.published_at),
+                "started_at": _when(one.started_at),
+                "confirmed_at": _when(one.confirmed_at),
+                "confirmed_by": who(one.confirmed_by),
+            }
+            for one in rounds.order_by("number")
+        ],
+        "penalties": [
+            {
+                "player": names[penalty.player_id],
+                "round": penalty.round,
+                "amount": penalty.amount,
+                "unit": penalty.unit,
+                "reason": penalty.reason,
+                "created_by": who(penalty.created_by),
+                "created_at": _when(penalty.created_at),
+            }
+            for penalty in penalties.order_by("created_at", "pk")
+        ],
+    }
+
+
 # --- import ---------------------------------------------------------------------------------
 
 
@@ -188,6 +311,7 @@ class RestoreReport:
     pulkas: int = 0
     deals: int = 0
     leagues: int = 0
+    tournaments: int = 0
     matched_users: list[str] = field(default_factory=list)
     created_users: list[str] = field(default_factory=list)
 
@@ -371,7 +495,7 @@ def club_restore(*, document: Any, slug: str | None = None) -> RestoreReport:
                 club_services.player_update(
                     player=player, name=player.name, user=user, is_active=active
                 )
-        _restore_evenings(reader, club, account, report)
+        evenings, pulkas = _restore_evenings(reader, club, account, report)
         for i, row in enumerate(reader.items(document, "leagues", "the file")):
             where = f"leagues[{i}]"
             league = leagues.league_create(
@@ -390,6 +514,10 @@ def club_restore(*, document: Any, slug: str | None = None) -> RestoreReport:
                 created_at=reader.moment(row, "created_at", where)
             )
             report.leagues += 1
+        # A backup from before tournaments has none.
+        for i, row in enumerate(reader.document.get("tournaments") or []):
+            _restore_tournament(reader, club, account, row, f"tournaments[{i}]", evenings, pulkas)
+            report.tournaments += 1
     except ServiceError as exc:
         if isinstance(exc, BackupError):
             raise
@@ -401,8 +529,13 @@ def club_restore(*, document: Any, slug: str | None = None) -> RestoreReport:
     return report
 
 
-def _restore_evenings(reader: _Reader, club: Club, account, report: RestoreReport) -> None:
-    """Every evening, then every pulka in the order they were first created."""
+def _restore_evenings(
+    reader: _Reader, club: Club, account, report: RestoreReport
+) -> tuple[dict[int, Evening], dict[int, Pulka]]:
+    """Every evening, then every pulka in the order they were first created. Returns the
+    new evenings and pulkas by the ids the document gave them (for the tournaments)."""
+    evenings: dict[int, Evening] = {}
+    restored: dict[int, Pulka] = {}
     pulkas: list[tuple[int, Evening, dict, str]] = []
     for i, row in enumerate(reader.items(reader.document, "evenings", "the file")):
         where = f"evenings[{i}]"
@@ -418,6 +551,8 @@ def _restore_evenings(reader: _Reader, club: Club, account, report: RestoreRepor
         Evening.objects.filter(pk=evening.pk).update(
             created_at=reader.moment(row, "created_at", where)
         )
+        if isinstance(row.get("id"), int):
+            evenings[row["id"]] = evening
         report.evenings += 1
         for j, entry in enumerate(reader.items(row, "pulkas", where)):
             place = f"{where}.pulkas[{j}]"
@@ -454,7 +589,7 @@ def _restore_evenings(reader: _Reader, club: Club, account, report: RestoreRepor
             for k, s in enumerate(reader.items(entry, "status_changes", where))
         ]
         try:
-            scoring_services.pulka_restore(
+            restored[_id] = scoring_services.pulka_restore(
                 evening=evening,
                 document=reader.get(entry, "pulka", dict, where),
                 table=reader.get(entry, "table", int, where),
@@ -479,3 +614,172 @@ def _restore_evenings(reader: _Reader, club: Club, account, report: RestoreRepor
             ) from exc
         report.pulkas += 1
         report.deals += len(deals)
+    return evenings, restored
+
+
+def _restore_tournament(
+    reader: _Reader,
+    club: Club,
+    account,
+    row: Any,
+    where: str,
+    evenings: dict[int, Evening],
+    pulkas: dict[int, Pulka],
+) -> Tournament:
+    """A tournament as it stood: its settings checked by tournament_create, its entries,
+    rounds (each on its restored evening, its tables on their restored pulkas) and
+    penalties, the players found on the restored roster by name."""
+    if not isinstance(row, dict):
+        raise reader.bad(where)
+    players = {player.name: player for player in Player.objects.filter(club=club)}
+
+    def player(data: Any, key: str, place: str) -> Player:
+        found = players.get(reader.text(data, key, place))
+        if found is None:
+            raise reader.bad(f"{place}.{key}")
+        return found
+
+    def number(data: Any, key: str, place: str, *, optional: bool = False) -> int | None:
+        value = data.get(key) if isinstance(data, dict) else None
+        if value is None and optional:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise reader.bad(f"{place}.{key}")
+        return value
+
+    settings = {name: row.get(name) for name in TOURNAMENT_SETTINGS if name in row}
+    tournament = tournament_services.tournament_create(
+        club=club,
+        created_by=account(row, "created_by", where),
+        start=reader.day(row, "start", where),
+        **settings,
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(
+        seed=number(row, "seed", where),
+        finished_at=reader.maybe_moment(row, "finished_at", where),
+        created_at=reader.moment(row, "created_at", where),
+    )
+    tournament.refresh_from_db()
+
+    entries: dict[str, Entry] = {}
+    rows = reader.items(row, "entries", where)
+    for k, data in enumerate(rows):
+        place = f"{where}.entries[{k}]"
+        status = reader.text(data, "status", place)
+        if status not in EntryStatus.values:
+            raise reader.bad(f"{place}.status")
+        entrant = player(data, "player", place)
+        if entrant.name in entries:
+            raise reader.bad(f"{place}.player")
+        entry = Entry.objects.create(
+            tournament=tournament,
+            player=entrant,
+            team=str(data.get("team") or "")[:60],
+            status=status,
+            first_round=number(data, "first_round", place),
+            last_round=number(data, "last_round", place, optional=True),
+            created_at=reader.moment(data, "created_at", place),
+        )
+        entries[entry.player.name] = entry
+    for k, data in enumerate(rows):
+        if data.get("substitute_for") is not None:
+            place = f"{where}.entries[{k}]"
+            replaced = entries.get(reader.text(data, "substitute_for", place))
+            if replaced is None:
+                raise reader.bad(f"{place}.substitute_for")
+            Entry.objects.filter(pk=entries[data["player"]].pk).update(substitute_for=replaced)
+
+    numbers: set[int] = set()
+    used: set[int] = set()  # evenings
+    seated: set[int] = set()  # pulkas
+    for k, data in enumerate(reader.items(row, "rounds", where)):
+        place = f"{where}.rounds[{k}]"
+        if number(data, "number", place) in numbers:
+            raise reader.bad(f"{place}.number")
+        numbers.add(data["number"])
+        state = reader.text(data, "state", place)
+        if state not in RoundState.values:
+            raise reader.bad(f"{place}.state")
+        if reader.text(data, "method", place) not in {method.value for method in Method}:
+            raise reader.bad(f"{place}.method")
+        evening = None
+        if state != RoundState.DRAFT:
+            evening = evenings.get(number(data, "evening", place))
+            if evening is None or evening.pk in used:
+                raise reader.bad(f"{place}.evening")
+            used.add(evening.pk)
+        one = Round.objects.create(
+            tournament=tournament,
+            number=number(data, "number", place),
+            state=state,
+            method=data["method"],
+            seed=number(data, "seed", place),
+            seating=_seating_of_names(reader, data, place, player),
+            evening=evening,
+            published_at=reader.maybe_moment(data, "published_at", place),
+            started_at=reader.maybe_moment(data, "started_at", place),
+            confirmed_at=reader.maybe_moment(data, "confirmed_at", place),
+            confirmed_by=account(data, "confirmed_by", place),
+        )
+        tables: set[int] = set()
+        for j, table in enumerate(reader.items(data, "tables", place)):
+            spot = f"{place}.tables[{j}]"
+            if number(table, "number", spot) in tables:
+                raise reader.bad(f"{spot}.number")
+            tables.add(table["number"])
+            pulka = pulkas.get(number(table, "pulka", spot))
+            if pulka is None or evening is None or pulka.evening_id != evening.pk:
+                raise reader.bad(f"{spot}.pulka")
+            if pulka.pk in seated:
+                raise reader.bad(f"{spot}.pulka")
+            seated.add(pulka.pk)
+            RoundTable.objects.create(round=one, number=number(table, "number", spot), pulka=pulka)
+
+    for k, data in enumerate(reader.items(row, "penalties", where)):
+        place = f"{where}.penalties[{k}]"
+        unit = reader.text(data, "unit", place)
+        if unit not in PenaltyUnit.values:
+            raise reader.bad(f"{place}.unit")
+        Penalty.objects.create(
+            tournament=tournament,
+            player=player(data, "player", place),
+            round=number(data, "round", place),
+            amount=number(data, "amount", place),
+            unit=unit,
+            reason=reader.text(data, "reason", place)[:200],
+            created_by=account(data, "created_by", place),
+            created_at=reader.moment(data, "created_at", place),
+        )
+    return tournament
+
+
+def _seating_of_names(reader: _Reader, data: Any, place: str, player) -> dict:
+    """A round's seating from the document (players by name) as stored (players by id)."""
+    seating = reader.get(data, "seating", dict, place)
+    where = f"{place}.seating"
+    tables = []
+    for j, table in enumerate(reader.items(seating, "tables", where)):
+        spot = f"{where}.tables[{j}]"
+        seats = [
+            player({"name": name}, "name", f"{spot}.seats")
+            for name in reader.items(table, "seats", spot)
+        ]
+        dealer = player(table, "first_dealer", spot)
+        if dealer not in seats or not isinstance(table.get("number"), int):
+            raise reader.bad(spot)
+        tables.append(
+            {
+                "number": table["number"],
+                "seats": [p.pk for p in seats],
+                "first_dealer": dealer.pk,
+                "locked": bool(table.get("locked")),
+            }
+        )
+    byes = [
+        {
+            "player": player(bye, "player", f"{where}.byes[{j}]").pk,
+            "reason": reader.text(bye, "reason", f"{where}.byes[{j}]"),
+        }
+        for j, bye in enumerate(reader.items(seating, "byes", where))
+    ]
+    return {"tables": tables, "byes": byes}

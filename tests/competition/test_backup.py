@@ -12,10 +12,18 @@ from django.core.management import CommandError, call_command
 from club.models import Club, Membership, Player, Role
 from competition import backup, profile, ratings
 from competition.demo import CLUB_SLUG, load_demo
-from competition.models import League
+from competition.models import Entry, League, RatingSnapshot, RoundTable, Tournament
 from competition.selectors import league_ranking
 from scoring import engine, selectors, services
-from scoring.models import Deal, DealRevision, Evening, Pulka, PulkaStatus, StatusChange
+from scoring.models import (
+    Deal,
+    DealRevision,
+    Evening,
+    Pulka,
+    PulkaResultCache,
+    PulkaStatus,
+    StatusChange,
+)
 from tests.conftest import make_club, make_evening, make_member, make_pulka, make_user
 
 pytestmark = pytest.mark.django_db
@@ -170,8 +178,14 @@ def test_the_history_and_who_did_what_move_with_the_club(demo):
         doc.pop("exported_at")
         doc["club"].pop("slug")
         for evening in doc["evenings"]:
+            evening.pop("id")
             for pulka in evening["pulkas"]:
                 pulka.pop("id")
+        for tournament in doc["tournaments"]:  # they name evenings and pulkas by those ids
+            for one in tournament["rounds"]:
+                one.pop("evening")
+                for table in one["tables"]:
+                    table.pop("pulka")
     assert again == json.loads(json.dumps(document))
 
 
@@ -325,3 +339,154 @@ def test_export_club_prints_the_document_without_output():
     assert document["users"] == [
         {"username": "anna", "email": "anna@example.org", "first_name": "", "last_name": ""}
     ]
+
+
+# --- tournaments: uncounted evenings, capped tables, and the tournaments themselves ------
+
+
+def _tournament_club() -> tuple[Club, object]:
+    from competition import tournament_services as tsvc
+    from tests.competition.test_tournament_services import full_round, names_for, tournament
+
+    club = make_club(slug="cup-club")
+    make_member(club, Role.OWNER, username="organiser")
+    t = tournament(club=club, players=10, round_count=3, deal_cap=4, counted=False)
+    for name in names_for(3):
+        Entry.objects.filter(tournament=t, player__name=name).update(team="Aces")
+    full_round(t)
+    gone = Entry.objects.get(tournament=t, player__name="P05")
+    tsvc.entry_withdraw(entry=gone)
+    tsvc.entry_substitute(entry=gone, name="Sasha")
+    full_round(t, deals=2)
+    tsvc.penalty_add(
+        tournament=t,
+        player_id=Player.objects.get(club=club, name="P01").pk,
+        round_number=2,
+        amount=7,
+        unit="whists",
+        reason="Late",
+        by=None,
+    )
+    tsvc.round_draft(tournament=t)
+    return club, t
+
+
+def _tournament_figures(club: Club) -> dict:
+    from competition import tournament_selectors as tsel
+
+    (t,) = Tournament.objects.filter(club=club)
+    table = tsel.standings(t)
+    names = tsel.names(t)
+    return {
+        "settings": {
+            name: getattr(t, name) for name in (*backup.TOURNAMENT_SETTINGS, "seed", "start")
+        },
+        "entries": [
+            (
+                e.player.name,
+                e.team,
+                e.status,
+                e.first_round,
+                e.last_round,
+                e.substitute_for.player.name if e.substitute_for else None,
+            )
+            for e in tsel.entries(t)
+        ],
+        "rounds": [
+            (r.number, r.state, r.method, r.seed, backup._seating_named(r.seating, names))
+            for r in t.rounds.order_by("number")
+        ],
+        "tables": [
+            (r.number, x.number, x.pulka.names, x.pulka.deal_cap, x.pulka.evening.counted)
+            for r in t.rounds.order_by("number")
+            for x in RoundTable.objects.filter(round=r).order_by("number")
+        ],
+        "standings": [
+            (
+                names[line.player],
+                line.place,
+                line.score,
+                line.whists,
+                [(p.round, p.amount, p.unit, p.reason) for p in line.penalties],
+            )
+            for line in table.lines
+        ],
+    }
+
+
+def test_a_tournament_moves_with_its_rounds_uncounted_evenings_and_capped_tables(tmp_path):
+    club, t = _tournament_club()
+    before = _tournament_figures(club)
+    path = tmp_path / "club.json"
+    run("export_club", club.slug, "--output", str(path))
+
+    printed = run("import_club", str(path), "--slug", "cup-moved")
+
+    assert "Tournaments restored: 1." in printed
+    moved = Club.objects.get(slug="cup-moved")
+    assert _tournament_figures(moved) == before
+    evenings = Evening.objects.filter(club=moved)
+    assert evenings.count() == 2
+    assert not any(evenings.values_list("counted", flat=True))
+    assert set(Pulka.objects.filter(evening__club=moved).values_list("deal_cap", flat=True)) == {4}
+    assert not PulkaResultCache.objects.filter(club=moved, counted=True).exists()
+    assert PulkaResultCache.objects.filter(club=moved).count() == 20
+    assert not RatingSnapshot.objects.filter(club=moved).exists()
+    assert before["standings"][0][1] == 1
+
+
+def test_a_backup_from_before_tournaments_restores_every_evening_as_counted():
+    club, _ = _tournament_club()
+    document = backup.club_document(club)
+    del document["tournaments"]
+    for evening in document["evenings"]:
+        del evening["counted"]
+        del evening["id"]
+        for pulka in evening["pulkas"]:
+            del pulka["deal_cap"]
+
+    backup.club_restore(document=document, slug="old-style")
+
+    moved = Club.objects.get(slug="old-style")
+    assert all(Evening.objects.filter(club=moved).values_list("counted", flat=True))
+    assert not Tournament.objects.filter(club=moved).exists()
+    assert RatingSnapshot.objects.filter(club=moved).count() == 20
+
+
+@pytest.mark.parametrize(
+    ("damage", "where"),
+    [
+        (lambda d: d["evenings"][0].update(counted="yes"), "evenings[0].counted"),
+        (lambda d: d["tournaments"][0]["entries"][0].update(player="Nobody"), "entries[0].player"),
+        (lambda d: d["tournaments"][0]["rounds"][0].update(evening=999999), "rounds[0].evening"),
+        (lambda d: d["tournaments"][0]["rounds"][1].update(number=1), "rounds[1].number"),
+        (
+            lambda d: d["tournaments"][0]["rounds"][0]["tables"][0].update(pulka=-1),
+            "rounds[0].tables[0].pulka",
+        ),
+        (lambda d: d["tournaments"][0]["penalties"][0].update(unit="stars"), "penalties[0].unit"),
+        (lambda d: d["tournaments"][0].update(round_count=99), None),
+    ],
+)
+def test_a_damaged_tournament_restores_nothing(damage, where):
+    club, _ = _tournament_club()
+    document = backup.club_document(club)
+    damage(document)
+
+    with pytest.raises(backup.BackupError) as refused:
+        backup.club_restore(document=document, slug="broken")
+
+    if where is not None:
+        assert where in refused.value.message
+    else:
+        assert refused.value.message == "A tournament has 1 to 15 rounds."
+    assert not Club.objects.filter(slug="broken").exists()
+
+
+def test_a_table_beyond_its_cap_in_a_backup_is_refused():
+    club, _ = _tournament_club()
+    document = backup.club_document(club)
+    document["evenings"][0]["pulkas"][0]["deal_cap"] = 1
+
+    with pytest.raises(backup.BackupError, match="plays at most 1 deals"):
+        backup.club_restore(document=document, slug="broken")

@@ -54,6 +54,10 @@ class Command(BaseCommand):
                 "leagues": report.leagues,
             }
         )
+        if report.tournaments:
+            self.stdout.write(
+                _("Tournaments restored: %(tournaments)s.") % {"tournaments": report.tournaments}
+            )
         if report.matched_users:
             self.stdout.write(
                 _("Existing accounts used: %(users)s.") % {"users": ", ".join(report.matched_users)}
