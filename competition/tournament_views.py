@@ -42,6 +42,8 @@ from competition.tournament_forms import (
     TournamentForm,
 )
 from competition.tournament_services import TournamentServiceError
+from scoring import engine
+from scoring.forms import convention_summary
 
 LIST = "competition/tournament_list.html"
 FORM = "competition/tournament_form.html"
@@ -156,7 +158,10 @@ def _home(
     )
     if not wants_fragment(request):
         lines, count = pages.top_standings(tournament)
+        conventions = engine.rules_from_dict(tournament.rules)
         context.update(
+            conventions=convention_summary(conventions),
+            pool_target=conventions.pool_target,
             rules=selectors.rule_words(tournament),
             entries=pages.entry_counts(tournament),
             standings=lines,

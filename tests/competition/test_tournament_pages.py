@@ -709,3 +709,17 @@ def test_the_penalties_fragment_for_htmx(as_persona, cup):
     )
 
     assert "No penalty so far." in text
+
+
+def test_the_home_says_the_conventions_and_the_seating_method(as_persona, club_a):
+    cup = make_tournament(
+        club_a,
+        rules=engine.rules_to_dict(engine.preset_rules("leningrad", pool_target=30)),
+        seating="mixing",
+    )
+
+    text = html(as_persona("player").get(url("tournament-detail", cup)))
+
+    assert "Conventions: Leningrad" in text
+    assert "pool to 30." in text
+    assert "Seating after round 1: maximum mixing." in text
