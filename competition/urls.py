@@ -1,10 +1,20 @@
 from django.urls import path
 
-from competition import background_views, league_views, profile_views, roster_views
+from competition import (
+    background_views,
+    league_views,
+    profile_views,
+    roster_views,
+    tournament_views,
+)
 
 app_name = "competition"
 
 L = "c/<slug:club_slug>/leagues/"
+T = "c/<slug:club_slug>/tournaments/"
+TI = T + "<int:tournament_id>/"
+TE = TI + "entries/<int:entry_id>/"
+TR = TI + "rounds/<int:number>/"
 
 urlpatterns = [
     path("ratings/", profile_views.ratings_help, name="ratings-help"),
@@ -20,4 +30,26 @@ urlpatterns = [
         profile_views.player_detail,
         name="player-detail",
     ),
+    # The organiser's tournament pages (competition.tournament_views).
+    path(T, tournament_views.tournament_list, name="tournament-list"),
+    path(T + "new/", tournament_views.tournament_create, name="tournament-create"),
+    path(TI, tournament_views.tournament_detail, name="tournament-detail"),
+    path(TI + "edit/", tournament_views.tournament_edit, name="tournament-edit"),
+    path(TI + "entries/", tournament_views.tournament_entries, name="tournament-entries"),
+    path(TE + "withdraw/", tournament_views.entry_withdraw, name="entry-withdraw"),
+    path(TE + "restore/", tournament_views.entry_restore, name="entry-restore"),
+    path(TE + "team/", tournament_views.entry_team, name="entry-team"),
+    path(TI + "entries/substitute/", tournament_views.entry_substitute, name="entry-substitute"),
+    path(TI + "penalties/", tournament_views.tournament_penalties, name="tournament-penalties"),
+    path(TI + "rounds/new/", tournament_views.round_draw, name="round-draw"),
+    path(TR, tournament_views.round_detail, name="round-detail"),
+    path(TR + "swap/", tournament_views.round_swap, name="round-swap"),
+    path(TR + "lock/", tournament_views.round_lock, name="round-lock"),
+    path(TR + "redraw/", tournament_views.round_redraw, name="round-redraw"),
+    path(TR + "discard/", tournament_views.round_discard, name="round-discard"),
+    path(TR + "publish/", tournament_views.round_publish, name="round-publish"),
+    path(TR + "start/", tournament_views.round_start, name="round-start"),
+    path(TR + "end/", tournament_views.round_end_table, name="round-end-table"),
+    path(TR + "reseat/", tournament_views.round_reseat, name="round-reseat"),
+    path(TR + "confirm/", tournament_views.round_confirm, name="round-confirm"),
 ]

@@ -31,6 +31,7 @@ from club.models import Role
 from scoring import engine
 from scoring.exchange import pulka_document
 from tests.competition.test_league_ranking import finished, make_league
+from tests.competition.tournament_helpers import draft, make_tournament, published
 from tests.conftest import (
     HTMX,
     PASSWORD,
@@ -178,6 +179,38 @@ class World:
     league: dict[str, str]
     document: dict = field(default_factory=dict)
     claim: dict[str, str] = field(default_factory=dict)
+    tournament: dict[str, str] = field(default_factory=dict)
+    pair: dict[str, str] = field(default_factory=dict)
+    substitute: dict[str, str] = field(default_factory=dict)
+    penalty: dict[str, str] = field(default_factory=dict)
+
+
+def tournament_post() -> dict[str, str]:
+    """The tournament form as a browser posts it: caps 200/650, a final, Sochi to 10."""
+    return {
+        "name": "Spring Cup",
+        "start": "2024-04-06",
+        "round_count": "5",
+        "deal_cap": "18",
+        "seating": "swiss",
+        "scoring": "caps",
+        "caps_preset": "custom",
+        "caps": "0:1, 200:1/10, 650:0",
+        "caps_mirror": "on",
+        "floor": "-1000",
+        "bye_score": "0",
+        "tie_break_1": "table_wins",
+        "tie_break_2": "adjusted_whists",
+        "tie_break_3": "best_round",
+        "tie_break_4": "",
+        "lot": "on",
+        "team_best": "",
+        "stage_after": "4",
+        "stage_top": "4",
+        "stage_keep_totals": "on",
+        "counted": "on",
+        **rules_post(),
+    }
 
 
 def rules_post() -> dict[str, str]:
@@ -213,6 +246,14 @@ def world(client) -> World:
     )
     dana = make_player(club, "Dana")
     claim = invitations.name_claim_create(club=club, user=secretary.user, player=dana)
+    # Two cups of seven (tables of 4 and 3): one with round 1 out, one with its draft.
+    seven = ("Anna", "Boris", "Vera", "Gleb", "Dana", "Lena", "Mark")
+    cup = make_tournament(club, names=seven)
+    published(cup)
+    draft_cup = make_tournament(club, names=seven, name="Draft Cup")
+    draft(draft_cup)
+    entry = cup.entries.order_by("pk").first()
+    anna, boris = (club.players.get(name=name).pk for name in ("Anna", "Boris"))
     client.force_login(owner)
     return World(
         kwargs={
@@ -227,6 +268,9 @@ def world(client) -> World:
             "token": invitation.token,
             "invitation_id": invitation.pk,
             "claim_id": claim.pk,
+            "tournament_id": cup.pk,
+            "draft_tournament_id": draft_cup.pk,
+            "entry_id": entry.pk,
         },
         deal=deal_post(
             dealer="1",
@@ -257,6 +301,16 @@ def world(client) -> World:
         },
         document=pulka_document(pulka),
         claim={"player": str(dana.pk)},
+        tournament=tournament_post(),
+        pair={"first": str(anna), "second": str(boris)},
+        substitute={"entry": str(entry.pk), "name": "Sasha"},
+        penalty={
+            "player": str(anna),
+            "round": "1",
+            "amount": "50",
+            "unit": "whists",
+            "reason": "late",
+        },
     )
 
 
@@ -273,8 +327,15 @@ class Spec:
     extra: tuple[str, ...] = ()  # fields the form reads beyond the valid payload
     file: bool = False
     fmt: tuple[str, ...] = ()
+    # URL parameters read from another of the world's ids: (parameter, world id), e.g. the
+    # draft actions go to the tournament whose round 1 is a draft.
+    ids: tuple[tuple[str, str], ...] = ()
+
+    def kwargs(self, world: World) -> dict[str, object]:
+        return {**world.kwargs, **{name: world.kwargs[other] for name, other in self.ids}}
 
 
+DRAFT = (("tournament_id", "draft_tournament_id"),)
 DEAL_FIELDS = ("kind", "talon", "version", "call_1", "tricks_3", "level", "suit")
 SPECS: dict[str, Spec] = {
     "home": Spec(get=("page", "next")),
@@ -336,6 +397,27 @@ SPECS: dict[str, Spec] = {
     "competition:league-export": Spec(get=("sort", "u-sort"), fmt=("csv", "xlsx", "pdf")),
     "competition:player-detail": Spec(get=("page",)),
     "competition:roster-merge": Spec(post={"kept": "1", "duplicate": "2"}),
+    "competition:tournament-list": Spec(),
+    "competition:tournament-create": Spec(post="tournament", extra=("rules-apply_preset",)),
+    "competition:tournament-detail": Spec(),
+    "competition:tournament-edit": Spec(post="tournament", extra=("rules-apply_preset",)),
+    "competition:tournament-entries": Spec(post={"names": "Olha\nPetro", "team": "Aces"}),
+    "competition:entry-withdraw": Spec(post={}),
+    "competition:entry-restore": Spec(post={}),
+    "competition:entry-team": Spec(post={"team": "Aces"}),
+    "competition:entry-substitute": Spec(post="substitute"),
+    "competition:tournament-penalties": Spec(post="penalty"),
+    "competition:round-draw": Spec(post={}),
+    "competition:round-detail": Spec(get=("v",)),
+    "competition:round-swap": Spec(post="pair", ids=DRAFT),
+    "competition:round-lock": Spec(post={"table": "1", "lock": "1"}, ids=DRAFT),
+    "competition:round-redraw": Spec(post={}, ids=DRAFT),
+    "competition:round-discard": Spec(post={}, ids=DRAFT),
+    "competition:round-publish": Spec(post={}, ids=DRAFT),
+    "competition:round-start": Spec(post={}),
+    "competition:round-end-table": Spec(post={"table": "1"}),
+    "competition:round-reseat": Spec(post="pair"),
+    "competition:round-confirm": Spec(post={}),
 }
 
 
@@ -385,7 +467,7 @@ def test_nothing_a_user_sends_gets_a_500_or_changes_anything_when_refused(
     client, world, name, data
 ):
     spec = SPECS[name]
-    kwargs = dict(world.kwargs)
+    kwargs = spec.kwargs(world)
     if spec.fmt:
         kwargs["fmt"] = data.draw(st.sampled_from(spec.fmt), label="fmt")
     route = reverse(name, kwargs={k: kwargs[k] for k in url_params()[name]})
@@ -448,7 +530,7 @@ def test_the_numbers_that_once_crashed_are_refused_in_every_field_of_every_view(
     client, world, value
 ):
     for name, spec in SPECS.items():
-        kwargs = {**world.kwargs, "fmt": spec.fmt[0] if spec.fmt else "csv"}
+        kwargs = {**spec.kwargs(world), "fmt": spec.fmt[0] if spec.fmt else "csv"}
         route = reverse(name, kwargs={k: kwargs[k] for k in url_params()[name]})
         good = getattr(world, spec.post) if isinstance(spec.post, str) else spec.post or {}
         requests = []

@@ -6,7 +6,9 @@ a new view is audited without anyone adding it here; a view that no persona can 
 `test_every_page_passes_axe_and_fits_a_phone` with its name. axe-core is the `axe.min.js`
 shipped in the axe-playwright-python wheel: nothing is fetched while the tests run.
 
-Tournaments do not exist yet: their draft seating is a state to add with them.
+The world adds two tournaments to the demo club: one with its first round out and played
+(the round page's live tables), one whose first round is a draft (audited as the owner's
+draft page, which only the owner sees).
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from playwright.sync_api import expect
 
 from club import invitations
 from club.models import Club, Invitation, Membership, Player, Role
+from competition import tournament_services as services
 from competition.demo import DEMO_PASSWORD, load_demo
-from competition.models import League
+from competition.models import League, Round
 from scoring.models import Pulka, PulkaStatus
+from tests.competition.tournament_helpers import draft, make_tournament, play, published
 from tests.test_fuzz import url_params
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -61,6 +65,20 @@ NOT_PAGES = {
     "scoring:pulka-export": "download: the pulka as JSON",
     "scoring:sheet-export": "download: the sheet as JSON",
     "competition:league-export": "download: the league as CSV/XLSX/JSON",
+    "competition:round-draw": "POST only: the draw button on the tournament's home",
+    "competition:entry-withdraw": "POST only: a button in the list of entries",
+    "competition:entry-restore": "POST only: a button in the list of entries",
+    "competition:entry-team": "POST only: a player's team in the list of entries",
+    "competition:entry-substitute": "POST only: the substitute form on the entries page",
+    "competition:round-swap": "POST only: the swap form of a draft (audited as a state)",
+    "competition:round-lock": "POST only: a table's lock button in a draft",
+    "competition:round-redraw": "POST only: a button of the draft",
+    "competition:round-discard": "POST only: a button of the draft",
+    "competition:round-publish": "POST only: a button of the draft",
+    "competition:round-start": "POST only: a button of the round page",
+    "competition:round-end-table": "POST only: a table's button on the round page",
+    "competition:round-reseat": "POST only: the re-seat form of the round page",
+    "competition:round-confirm": "POST only: a button of the round page",
     # django-allauth's own URLs that need a flow the test cannot reach.
     "login": "the same URL as account_login",
     "logout": "the same URL as account_logout",
@@ -80,6 +98,7 @@ class World:
     ids: dict[str, str]
     running: Pulka
     league: League
+    draft: Round
 
 
 @dataclass
@@ -150,6 +169,19 @@ def build_world() -> World:
     # The secretary has no roster name of his own: he asks for one, for the claims page.
     claim = invitations.name_claim_create(club=club, user=users["secretary"], player=free[1])
     league = League.objects.filter(club=club).order_by("pk").first()
+    names = list(Player.objects.filter(club=club).order_by("name").values_list("name", flat=True))
+    cup = make_tournament(club, names=names[:10], name="Audit Cup")
+    play(published(cup), deals=1)
+    services.penalty_add(
+        tournament=cup,
+        player_id=cup.entries.first().player_id,
+        round_number=1,
+        amount=20,
+        unit="whists",
+        reason="late",
+        by=owner,
+    )
+    drafted = draft(make_tournament(club, names=names[:10], name="Audit Draft Cup"))
     ids = {
         "club_slug": club.slug,
         "evening_id": str(running.evening_id),
@@ -161,8 +193,10 @@ def build_world() -> World:
         "claim_id": str(claim.pk),
         "player_id": str(Player.objects.get(club=club, user=users["player"]).pk),
         "league_id": str(league.pk),
+        "tournament_id": str(cup.pk),
+        "entry_id": str(cup.entries.first().pk),
     }
-    return World(ids=ids, running=running, league=league)
+    return World(ids=ids, running=running, league=league, draft=drafted)
 
 
 def allauth_params() -> dict[str, list[str]]:
@@ -250,6 +284,18 @@ def test_every_page_passes_axe_and_fits_a_phone(live_server, browser):
         header.click()
     page.wait_for_selector(f"#ranked th[aria-sort] a[data-sort={column}]")
     audit.check(page, "the league table after an htmx sort (secretary)")
+    context.close()
+
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    log_in(page, live_server, "owner")
+    page.goto(live_server.url + world.draft.get_absolute_url())
+    page.wait_for_selector("#draft")
+    audit.check(page, "a round's draft (owner)")
+    with page.expect_response(re.compile(r"/swap/")):
+        page.click("#swap-form button[type=submit]")
+    page.wait_for_selector("#round-outcome")
+    audit.check(page, "a round's draft after an htmx swap (owner)")
     context.close()
 
     unreached = sorted(set(urls) - reached)
