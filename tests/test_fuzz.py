@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from club import invitations
 from club.models import Role
+from competition import tournament_services
 from scoring import engine
 from scoring.exchange import pulka_document
 from tests.competition.test_league_ranking import finished, make_league
@@ -213,6 +214,9 @@ def world(client) -> World:
     )
     dana = make_player(club, "Dana")
     claim = invitations.name_claim_create(club=club, user=secretary.user, player=dana)
+    tournament = tournament_services.tournament_create(
+        club=club, created_by=owner, name="Cup", rules={"pool_target": 10}, scoring="whists"
+    )
     client.force_login(owner)
     return World(
         kwargs={
@@ -227,6 +231,7 @@ def world(client) -> World:
             "token": invitation.token,
             "invitation_id": invitation.pk,
             "claim_id": claim.pk,
+            "tournament_id": tournament.pk,
         },
         deal=deal_post(
             dealer="1",
@@ -336,6 +341,8 @@ SPECS: dict[str, Spec] = {
     "competition:league-export": Spec(get=("sort", "u-sort"), fmt=("csv", "xlsx", "pdf")),
     "competition:player-detail": Spec(get=("page",)),
     "competition:roster-merge": Spec(post={"kept": "1", "duplicate": "2"}),
+    "competition:tournament-standings": Spec(get=("after",)),
+    "competition:tournament-standings-export": Spec(get=("after",), fmt=("csv", "xlsx", "pdf")),
 }
 
 
