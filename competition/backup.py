@@ -100,6 +100,7 @@ def club_document(club: Club) -> dict[str, Any]:
                 "notes": evening.notes,
                 "created_by": who(evening.created_by),
                 "created_at": _when(evening.created_at),
+                "counted": evening.counted,
                 "pulkas": by_evening.get(evening.pk, []),
             }
             for evening in evenings
@@ -405,9 +406,15 @@ def _restore_evenings(reader: _Reader, club: Club, account, report: RestoreRepor
             notes=str(row.get("notes") or ""),
             created_by=account(row, "created_by", where),
         )
+        # An evening that does not count in the leagues and ratings (a tournament's round)
+        # stays so; a file without the key is older than the flag: everything counted then.
+        counted = row.get("counted", True)
+        if not isinstance(counted, bool):
+            raise reader.bad(f"{where}.counted")
         Evening.objects.filter(pk=evening.pk).update(
-            created_at=reader.moment(row, "created_at", where)
+            created_at=reader.moment(row, "created_at", where), counted=counted
         )
+        evening.counted = counted  # the restored pulkas' result caches follow it
         report.evenings += 1
         for j, entry in enumerate(reader.items(row, "pulkas", where)):
             place = f"{where}.pulkas[{j}]"

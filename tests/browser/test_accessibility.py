@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 from club import invitations
 from club.models import Club, Invitation, Membership, Player, Role
 from competition.demo import DEMO_PASSWORD, load_demo
-from competition.models import League
+from competition.models import League, Tournament
 from scoring.models import Pulka, PulkaStatus
 from tests.test_fuzz import url_params
 
@@ -61,6 +61,7 @@ NOT_PAGES = {
     "scoring:pulka-export": "download: the pulka as JSON",
     "scoring:sheet-export": "download: the sheet as JSON",
     "competition:league-export": "download: the league as CSV/XLSX/JSON",
+    "competition:tournament-standings-export": "download: the standings as CSV/XLSX",
     # django-allauth's own URLs that need a flow the test cannot reach.
     "login": "the same URL as account_login",
     "logout": "the same URL as account_logout",
@@ -161,6 +162,7 @@ def build_world() -> World:
         "claim_id": str(claim.pk),
         "player_id": str(Player.objects.get(club=club, user=users["player"]).pk),
         "league_id": str(league.pk),
+        "tournament_id": str(Tournament.objects.get(club=club).pk),  # the demo's autumn cup
     }
     return World(ids=ids, running=running, league=league)
 

@@ -769,3 +769,32 @@ def test_the_queries_are_the_same_for_16_and_300_players(client, django_assert_n
             assert len(table_of(html(response)).rows) == 300
 
     assert counts["again"] < counts["first"]  # the standings computed once, then cached
+
+
+def test_place_points_show_for_each_round_and_point_penalties_apart(as_persona, club_a):
+    tournament = bulk(
+        club_a, 4, 2, results={1: [40, 10, -10, -40], 2: [-40, 10, -10, 40]}, scoring="places"
+    )
+    first = Entry.objects.filter(tournament=tournament).order_by("pk").first().player_id
+    services.penalty_add(
+        tournament=tournament,
+        player_id=first,
+        round_number=2,
+        amount=1,
+        unit=PenaltyUnit.POINTS,
+        reason="Phone at the table",
+        by=None,
+    )
+
+    text = html(as_persona("player").get(url(tournament)))
+    shown = table_of(text)
+    rows = {row[1]: row for row in shown.rows}
+
+    assert shown.headers[1] == ["Whists", "Points", "Table"] * 2
+    assert shown.headers[0][4:7] == ["Penalty points", "Penalty whists", "Total"]
+    # 4/2/1/0 at a table of 4: Player 000 first then last, a point taken away.
+    assert rows["Player 000"][2:8] == ["40", "4", "1", "−40", "0", "1"]
+    assert rows["Player 000"][8:11] == ["−1", "", "3"]
+    assert rows["Player 001"][10] == "4"
+    assert "Phone at the table" in text
+    assert "points taken away: 1." in text
