@@ -1,6 +1,6 @@
 """Benchmark of a tournament's seating: quality (repeated meetings, tables of 3) and speed.
 
-Run from the repository root:  python bench/tournament.py
+Run from the repository root:  python bench/tournament.py [--standings] [--keep]
 
 Pure Python (competition.seating), no database. Each event is seated round by round as an
 organiser would: round 1 at random stratified by rating (`Method.RATING`), then every later
@@ -16,38 +16,113 @@ For information it also prints the same events seated Swiss after round 1 (the s
 from random zero-sum results, drawn with a fixed seed) and as a schedule published in
 advance (`competition.seating.schedule`, which draws each round again against all others).
 
-The standings figures of the issue (queries of the standings page, small and large, and its
-ratio to a bare view) need the tournament models and pages, which come later: they are not
-printed yet. Budget: 0 repeats for 120x8 and 300x9, at most 8 for 30x8, nobody at a table of
-3 more than twice in 8 rounds (N mod 4 = 3, N >= 15: with 7 or 11 players 24 seats at the
-table of 3 cannot be shared out two each), a 300-player round in a few seconds. The last
-four lines are::
+Then the standings page (competition:tournament-standings), on PostgreSQL when a server
+answers (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/pulka_bench_tournament: a
+database of its own that the bench drops and creates afresh, and drops again at the end, as
+bench/league.py does), else on SQLite in memory. Two private clubs get a finished tournament
+each, built through a bulk path with the rows the services leave behind (Evening, Pulka,
+Seat, RoundTable, PulkaResultCache, confirmed Round rows; no deals: the standings never
+replay): 16 players over 4 rounds, and 300 players over 9 rounds; the caps rule, a floor,
+two penalties each. A member reads the pages through Django's test client, DEBUG off. The
+figures: the queries of the page (the first GET, which computes the standings, and the
+next, served from the page's HTML cache) for both sizes, and the ratio of the large page's
+median time to a bare view that renders a small template through the same client,
+middleware and login (bench/league.py's method), the two taken in turns. For information it
+also prints the first GET after a change (the standings computed) and the CSV export.
+
+Budget: 0 repeats for 120x8 and 300x9, at most 8 for 30x8, nobody at a table of 3 more than
+twice in 8 rounds (N mod 4 = 3, N >= 15: with 7 or 11 players 24 seats at the table of 3
+cannot be shared out two each), a 300-player round in a few seconds; equal queries for the
+small and the large standings, and standings_ratio <= 5. The last seven lines are::
 
     seating_repeats_30x8: N
     seating_repeats_120x8: N
     seating_repeats_300x9: N
     seating_300_round_s_max: X
+    standings_queries_small: N       (16 players, 4 rounds)
+    standings_queries_large: N       (300 players, 9 rounds)
+    standings_ratio: X               (standings page vs a bare view, same run)
 """
 
 from __future__ import annotations
 
+import os
 import random
+import statistics
 import sys
 import time
+import warnings
 from collections import defaultdict
+from fractions import Fraction
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import psycopg
+from psycopg import sql
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pulka_bench_tournament"
+SQLITE_URL = "sqlite://:memory:"
+
+
+def pick_database() -> str:
+    """DATABASE_URL (else the default server) when PostgreSQL answers there, else SQLite."""
+    url = os.environ.get("DATABASE_URL") or DEFAULT_URL
+    if not url.startswith(("postgres://", "postgresql://")):
+        return SQLITE_URL
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    try:
+        psycopg.connect(**{**info, "dbname": "postgres"}, connect_timeout=3).close()
+    except psycopg.OperationalError:
+        return SQLITE_URL
+    return url
+
+
+DATABASE_URL = pick_database()
+os.environ["DATABASE_URL"] = DATABASE_URL
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+os.environ["DEBUG"] = "false"
+# With DEBUG off the settings refuse to start without a key; any key will do here.
+os.environ.setdefault("SECRET_KEY", "bench-" + "k" * 50)
+warnings.filterwarnings("ignore", "No directory at", UserWarning)
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.cache import cache  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.http import HttpRequest, HttpResponse  # noqa: E402
+from django.template import engines  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
+from django.urls import include, path, reverse  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from club.models import Club, Membership, Role  # noqa: E402
+from competition import tournament_selectors, tournament_services  # noqa: E402
+from competition.models import (  # noqa: E402
+    PenaltyUnit,
+    Round,
+    RoundState,
+    RoundTable,
+    Scoring,
+    Tournament,
+)
 from competition.seating import (  # noqa: E402
     Entrant,
     Method,
     Seating,
+    Table,
     repeated_meetings,
     schedule,
     seat_round,
+    table_plan,
     threes,
 )
+from scoring.models import Evening, Pulka, PulkaResultCache, PulkaStatus, Seat  # noqa: E402
 
 SEED = 20240613
 
@@ -84,7 +159,8 @@ def run(count: int, rounds: int, method: Method) -> tuple[list[Seating], float]:
     return history, slowest
 
 
-def main() -> None:
+def seating_figures() -> list[str]:
+    """The seating part: information lines printed now, the four budget lines returned."""
     figures: dict[tuple[int, int], tuple[int, float]] = {}
     for count, rounds in ((30, 8), (120, 8), (300, 9)):
         history, slowest = run(count, rounds, Method.MIXING)
@@ -107,10 +183,293 @@ def main() -> None:
             f"{max(threes(history).values())}, swiss {max(threes(swiss).values())}; "
             f"repeats mixing {repeated_meetings(history)}, swiss {repeated_meetings(swiss)}"
         )
-    print(f"seating_repeats_30x8: {figures[(30, 8)][0]}")
-    print(f"seating_repeats_120x8: {figures[(120, 8)][0]}")
-    print(f"seating_repeats_300x9: {figures[(300, 9)][0]}")
-    print(f"seating_300_round_s_max: {figures[(300, 9)][1]:.3f}")
+    return [
+        f"seating_repeats_30x8: {figures[(30, 8)][0]}",
+        f"seating_repeats_120x8: {figures[(120, 8)][0]}",
+        f"seating_repeats_300x9: {figures[(300, 9)][0]}",
+        f"seating_300_round_s_max: {figures[(300, 9)][1]:.3f}",
+    ]
+
+
+# --- the standings page ---------------------------------------------------------------------
+
+WARMUP = 20
+REPEAT = 200
+COLD_REPEAT = 5
+
+BARE_PAGE = (
+    '<section id="bare"><h2>{{ title }}{% if user %}, {{ user.get_username }}{% endif %}</h2>'
+    "<ul>{% for name, score in rows %}<li>{{ name }}: {{ score }}</li>{% endfor %}</ul></section>"
+)
+BARE_TEMPLATE = engines["django"].from_string(BARE_PAGE)
+
+
+def bare_view(request: HttpRequest) -> HttpResponse:
+    rows = [(f"Player {i}", i * 4) for i in range(4)]
+    return HttpResponse(BARE_TEMPLATE.render({"title": "Bare", "rows": rows}, request))
+
+
+urlpatterns = [
+    path("bench-bare/", bare_view),
+    path("", include("config.urls")),
+]
+
+
+def recreate_database(url: str) -> None:
+    """Drop and create the bench database, connected to the server's `postgres` database."""
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    name = info.get("dbname")
+    if not name or name in {"postgres", "template0", "template1"}:
+        sys.exit(f"the bench drops its database: give it one of its own, not {name!r}")
+    with psycopg.connect(**{**info, "dbname": "postgres"}, autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def drop_database(url: str) -> None:
+    connection.close()
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    with psycopg.connect(**{**info, "dbname": "postgres"}, autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(info["dbname"])
+            )
+        )
+
+
+def places(results: list[int]) -> list[int]:
+    """1 for the best; equal results share the place (and the next one is skipped)."""
+    return [1 + sum(other > r for other in results) for r in results]
+
+
+def table_results(rng: random.Random, size: int) -> list[int]:
+    """Zero-sum whists in thirds at a table (3 * the whists), as settlements give them."""
+    thirds = [rng.randint(-900, 900) for _ in range(size - 1)]
+    return [*thirds, -sum(thirds)]
+
+
+def build(club: Club, count: int, rounds: int, seed: int) -> Tournament:
+    """A finished tournament: entries through the services, then each round seated at random
+    (tables of 4 and 3 as the plan says) and written in bulk, confirmed, with a settlement
+    at every table; two penalties."""
+    tournament = tournament_services.tournament_create(
+        club=club,
+        created_by=None,
+        name=f"Cup of {count}",
+        rules=club.default_rules(),
+        round_count=rounds,
+        scoring=Scoring.CAPS,
+        caps=tournament_services.caps_from_text(tournament_services.CAPS_PRESETS["200-650"]),
+        floor=-250,
+    )
+    entered = tournament_services.entries_add(
+        tournament=tournament, names=[f"Гравець {i:03d}" for i in range(count)]
+    )
+    ids = [entry.player_id for entry in entered]
+    rng = random.Random(seed)
+    now = timezone.now()
+    rules = tournament.rules
+    for number in range(1, rounds + 1):
+        order = ids[:]
+        rng.shuffle(order)
+        tables, start = [], 0
+        for table_number, size in enumerate(table_plan(count).sizes, start=1):
+            seats = tuple(order[start : start + size])
+            tables.append(Table(table_number, seats, seats[0]))
+            start += size
+        seating = Seating(number, seed + number, Method.MIXING, tuple(tables), ())
+        evening = Evening.objects.create(club=club, venue=tournament.name, counted=False)
+        round_ = Round.objects.create(
+            tournament=tournament,
+            number=number,
+            state=RoundState.CONFIRMED,
+            method=seating.method.value,
+            seed=seating.seed,
+            seating=tournament_selectors.seating_to_json(seating),
+            evening=evening,
+            published_at=now,
+            started_at=now,
+            confirmed_at=now,
+        )
+        pulkas = Pulka.objects.bulk_create(
+            Pulka(
+                evening=evening,
+                table=table.number,
+                rules=rules,
+                status=PulkaStatus.FINISHED,
+                finished_at=now,
+            )
+            for table in tables
+        )
+        RoundTable.objects.bulk_create(
+            RoundTable(round=round_, number=table.number, pulka=pulka)
+            for table, pulka in zip(tables, pulkas, strict=True)
+        )
+        seats, results = [], []
+        for table, pulka in zip(tables, pulkas, strict=True):
+            thirds = table_results(rng, len(table.seats))
+            ranks = places(thirds)
+            for position, (player, value, place) in enumerate(
+                zip(table.seats, thirds, ranks, strict=True)
+            ):
+                seats.append(Seat(pulka=pulka, position=position, player_id=player))
+                results.append(
+                    PulkaResultCache(
+                        pulka=pulka,
+                        player_id=player,
+                        club=club,
+                        date=evening.date,
+                        position=position,
+                        players=len(table.seats),
+                        result=str(Fraction(value, 3)),
+                        result_rounded=round(value / 3),
+                        place=place,
+                        closed=True,
+                        counted=False,
+                        computed_at=now,
+                    )
+                )
+        Seat.objects.bulk_create(seats)
+        PulkaResultCache.objects.bulk_create(results)
+    Tournament.objects.filter(pk=tournament.pk).update(finished_at=now)
+    for player, number in ((ids[0], 1), (ids[1], rounds)):
+        tournament_services.penalty_add(
+            tournament=tournament,
+            player_id=player,
+            round_number=number,
+            amount=25,
+            unit=PenaltyUnit.WHISTS,
+            reason="Late",
+            by=None,
+        )
+    return tournament
+
+
+def private_club(slug: str) -> Club:
+    return Club.objects.create(name=f"Bench {slug}", slug=slug, is_public=False)
+
+
+def count_queries(client: Client, url: str) -> tuple[int, int]:
+    """The queries of a first GET (the standings computed) and of the next (from the cache)."""
+    counts = []
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(url, secure=True)
+        if response.status_code != 200 or b'id="standings"' not in response.content:
+            sys.exit(f"{url}: status {response.status_code}\n{response.content[:3000]!r}")
+        counts.append(len(captured))
+    return counts[0], counts[1]
+
+
+def timed_gets(client: Client, *urls_and_markers: tuple[str, bytes]) -> list[list[float]]:
+    """Median-ready timings of GETs of each URL, taken in turns so that each sees the
+    machine in the same state (a busy moment slows them all alike)."""
+    for url, marker in urls_and_markers:
+        for _ in range(WARMUP):
+            response = client.get(url, secure=True)
+            if response.status_code != 200 or marker not in response.content:
+                sys.exit(f"{url}: status {response.status_code}\n{response.content[:3000]!r}")
+    times: list[list[float]] = [[] for _ in urls_and_markers]
+    for _ in range(REPEAT):
+        for i, (url, _marker) in enumerate(urls_and_markers):
+            t0 = time.perf_counter()
+            client.get(url, secure=True)
+            times[i].append(time.perf_counter() - t0)
+    return times
+
+
+def standings_figures() -> list[str]:
+    """The standings part (the database is ready): the three budget lines."""
+    engine = "PostgreSQL" if connection.vendor == "postgresql" else "SQLite in memory"
+    t0 = time.perf_counter()
+    small = build(private_club("small"), 16, 4, seed=SEED)
+    large = build(private_club("large"), 300, 9, seed=SEED + 1)
+    print(
+        f"\nstandings on {engine}: built 16x4 and 300x9 in {time.perf_counter() - t0:.1f} s "
+        f"({PulkaResultCache.objects.count():,} result rows)"
+    )
+    user = get_user_model().objects.create_user(username="reader")
+    for tournament in (small, large):
+        Membership.objects.create(club=tournament.club, user=user, role=Role.PLAYER)
+    client = Client(SERVER_NAME="localhost")
+    client.force_login(user)
+    urls = {
+        key: reverse("competition:tournament-standings", args=[t.club.slug, t.pk])
+        for key, t in (("small", small), ("large", large))
+    }
+    cache.clear()
+    (cold_small, warm_small), (cold_large, warm_large) = (
+        count_queries(client, urls["small"]),
+        count_queries(client, urls["large"]),
+    )
+    print(
+        f"queries of a GET: first (standings computed) {cold_small} small, {cold_large} large; "
+        f"next (HTML from the cache) {warm_small} small, {warm_large} large"
+    )
+    lines = tournament_selectors.standings(large).lines
+    assert len(lines) == 300, "every player is listed"
+    players_on_page = client.get(urls["large"], secure=True).content.count(b"<tr data-player=")
+    assert players_on_page == 300, players_on_page
+    cold = []
+    for _ in range(COLD_REPEAT):
+        cache.clear()
+        t0 = time.perf_counter()
+        client.get(urls["large"], secure=True)
+        cold.append(time.perf_counter() - t0)
+    print(
+        f"first GET after a change (300 players, 9 rounds computed and rendered): "
+        f"{statistics.median(cold) * 1e3:.1f} ms median (not budgeted)"
+    )
+    page_times, bare_times = timed_gets(
+        client, (urls["large"], b'id="standings"'), ("/bench-bare/", b'id="bare"')
+    )
+    export = reverse(
+        "competition:tournament-standings-export", args=[large.club.slug, large.pk, "csv"]
+    )
+    t0 = time.perf_counter()
+    response = client.get(export, secure=True)
+    assert response.content.decode().count("\n") == 301  # the header and every player
+    print(f"CSV export of 300 players: {(time.perf_counter() - t0) * 1e3:.0f} ms (not budgeted)")
+    page_ms = statistics.median(page_times) * 1e3
+    bare_ms = statistics.median(bare_times) * 1e3
+    ratio = page_ms / bare_ms
+    ok = cold_small == cold_large and warm_small == warm_large and ratio <= 5
+    print(
+        f"standings page (300x9): {page_ms:.2f} ms median; bare view {bare_ms:.2f} ms median; "
+        f"budget (equal queries, ratio <= 5): {'met' if ok else 'NOT met'}"
+    )
+    return [
+        f"standings_queries_small: {cold_small}",
+        f"standings_queries_large: {cold_large}",
+        f"standings_ratio: {ratio:.2f}",
+    ]
+
+
+def main() -> None:
+    # --standings: the standings part alone (while working on the page).
+    seating = [] if "--standings" in sys.argv else seating_figures()
+    postgres = DATABASE_URL != SQLITE_URL
+    if postgres:
+        recreate_database(DATABASE_URL)
+    override_settings(
+        ROOT_URLCONF=__name__,
+        STORAGES={
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        },
+    ).enable()
+    if settings.DEBUG:
+        sys.exit("DEBUG must be off for the benchmark")
+    try:
+        call_command("migrate", verbosity=0)
+        standings = standings_figures()
+    finally:
+        if postgres and "--keep" not in sys.argv:
+            drop_database(DATABASE_URL)
+    for line in seating + standings:
+        print(line)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
 """Demo data for `make run`: idempotent, so running it twice duplicates nothing.
 
 One public club, "Сочинка", with its owner, secretary and a player who can log in, a roster of
-twelve, eight league weeks and the club cup's three evenings: the earlier ones played to the
-end, the last one still going; and a Leningrad evening (rules/conventions.md) with a table
-played to the sum of its pools and one still going.
+fourteen (twelve league regulars and two guests), eight league weeks and the club cup's three
+evenings: the earlier ones played to the end, the last one still going; a Leningrad evening
+(rules/conventions.md) with a table played to the sum of its pools and one still going; and a
+finished tournament, the autumn cup (:data:`CUP`): 14 players, 4 rounds seated Swiss after
+the first, the 200–650 caps, run through competition.tournament_services from the draft to
+the confirmed round, with a judge's penalty. It does not count in the leagues and ratings.
 Every deal comes from a seeded generator of realistic deals (:func:`random_deal`) and is
 recorded through scoring.services, so the revisions, the result cache and the statuses are
 the real ones. bench/entry.py posts deals from the same generator.
@@ -23,9 +26,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.models import Club, Membership, Player, Role
-from competition.models import CountingRule, League
+from competition import tournament_selectors, tournament_services
+from competition.models import (
+    CountingRule,
+    League,
+    PenaltyUnit,
+    Scoring,
+    SeatingMethod,
+    Tournament,
+)
 from scoring import engine, services
-from scoring.models import Evening, Pulka
+from scoring.models import Evening, Pulka, PulkaStatus
 
 DEMO_PASSWORD = "pulka-demo"
 CLUB_SLUG = "sochi"
@@ -42,6 +53,9 @@ ROSTER = (
     "Марина",
     "Микола",
     "Светлана",
+    # Guests: they play the cup only (the league weeks seat the first twelve).
+    "Віктор",
+    "Людмила",
 )
 # The "player" login sees the club as this roster player.
 PLAYER_NAME = "Оксана"
@@ -252,6 +266,78 @@ EVENINGS = SEASON + (
 )
 
 
+# The autumn cup: a finished tournament of the whole roster, played through the tournament
+# services as an organiser runs one (draft, publish, start, the deals at each table, the judge
+# ending a table on time, confirm), over two days six weeks ago.
+CUP_NAME = "Осінній кубок клубу"
+CUP_ROUNDS = 4
+CUP_DEAL_CAP = 24
+CUP_SEED = 20261017  # fixed: the demo's seatings and lot are the same on every machine
+CUP_DAYS_AGO = (43, 43, 42, 42)  # each round's day
+# The judge ends these tables on time, after this many deals: (round, table) -> deals.
+CUP_ON_TIME = {(2, 1): 14, (4, 3): 11}
+CUP_PENALTY = {
+    "round_number": 3,
+    "player": "Богдан",
+    "amount": 30,
+    "reason": "Запізнення на тур на 15 хвилин.",
+}
+
+
+def _cup(club: Club, owner: AbstractBaseUser, secretary: AbstractBaseUser) -> None:
+    if Tournament.objects.filter(club=club, name=CUP_NAME).exists():
+        return
+    today = timezone.localdate()
+    cup = tournament_services.tournament_create(
+        club=club,
+        created_by=owner,
+        name=CUP_NAME,
+        start=today - datetime.timedelta(days=CUP_DAYS_AGO[0]),
+        rules=club.default_rules(),
+        round_count=CUP_ROUNDS,
+        deal_cap=CUP_DEAL_CAP,
+        seating=SeatingMethod.SWISS,
+        scoring=Scoring.CAPS,
+        caps=tournament_services.caps_from_text(tournament_services.CAPS_PRESETS["200-650"]),
+        floor=-250,
+        counted=False,  # the leagues and ratings of the demo stay as they are
+    )
+    tournament_services.tournament_update(tournament=cup, seed=CUP_SEED)
+    tournament_services.entries_add(tournament=cup, names=ROSTER)
+    for number, days_ago in enumerate(CUP_DAYS_AGO, 1):
+        drawn = tournament_services.round_draft(tournament=cup)
+        published = tournament_services.round_publish(round=drawn, by=owner)
+        evening = published.evening
+        services.evening_update(
+            evening=evening,
+            date=today - datetime.timedelta(days=days_ago),
+            venue=evening.venue,
+            notes=evening.notes,
+        )
+        playing = tournament_services.round_start(round=published)
+        for table in tournament_selectors.round_tables(playing):
+            pulka = table.pulka
+            names = list(pulka.names)
+            deals = CUP_ON_TIME.get((number, table.number), CUP_DEAL_CAP)
+            rng = random.Random(f"{CLUB_SLUG}/cup/{number}/{table.number}")
+            plan = Table(tuple(names), pool_target=club.pool_target, deals=deals)
+            _play(pulka, names, rng, plan, secretary)
+            pulka.refresh_from_db(fields=["status"])
+            if pulka.status == PulkaStatus.RUNNING:  # time is up: the judge ends it
+                tournament_services.table_end(round=playing, number=table.number, by=owner)
+        tournament_services.round_confirm(round=playing, by=owner)
+    penalised = Player.objects.get(club=club, name=CUP_PENALTY["player"])
+    tournament_services.penalty_add(
+        tournament=cup,
+        player_id=penalised.pk,
+        round_number=CUP_PENALTY["round_number"],
+        amount=CUP_PENALTY["amount"],
+        unit=PenaltyUnit.WHISTS,
+        reason=CUP_PENALTY["reason"],
+        by=owner,
+    )
+
+
 DEMO_EMAIL_DOMAIN = "pulka.example"  # reserved (RFC 2606): no mail ever leaves for it
 
 
@@ -348,6 +434,7 @@ def load_demo() -> list[tuple[str, str, str]]:
     club = _club(members)
     for index, evening in enumerate(EVENINGS, 1):
         _evening(club, index, evening, members[Role.SECRETARY])
+    _cup(club, members[Role.OWNER], members[Role.SECRETARY])
     today = timezone.localdate()
     League.objects.get_or_create(
         club=club,

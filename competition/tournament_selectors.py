@@ -15,6 +15,7 @@ from fractions import Fraction
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.models import Club, Player
 from competition import seating as seat
@@ -126,11 +127,12 @@ def caps_words(tournament: Tournament) -> str:
     return words
 
 
+# Lazy: translated when shown, in the reader's language (not once, at import).
 TIE_BREAK_LABELS = {
-    ts.TieBreak.ADJUSTED_WHISTS: _("adjusted whists"),
-    ts.TieBreak.TABLE_WINS: _("table wins"),
-    ts.TieBreak.BEST_ROUND: _("best round"),
-    ts.TieBreak.OPPONENTS_TOTAL: _("opponents' total"),
+    ts.TieBreak.ADJUSTED_WHISTS: gettext_lazy("adjusted whists"),
+    ts.TieBreak.TABLE_WINS: gettext_lazy("table wins"),
+    ts.TieBreak.BEST_ROUND: gettext_lazy("best round"),
+    ts.TieBreak.OPPONENTS_TOTAL: gettext_lazy("opponents' total"),
 }
 
 
@@ -350,9 +352,15 @@ def standings_from(tournament: Tournament, read: Results) -> ts.TournamentStandi
         "lot_seed": lot_seed(tournament),
     }
     stage = stage_of(tournament)
-    if stage is not None:
+    if stage is not None and stage_reached(stage, read.rounds):
         return ts.staged_standings(read.scores, stage=stage, **settings)
     return ts.standings(read.scores, **settings)
+
+
+def stage_reached(stage: ts.Stage, rounds: Sequence[int]) -> bool:
+    """Whether round K of the stage is counted: before it nobody is a finalist yet (with the
+    totals reset, the would-be finalists would all share the first place)."""
+    return max(rounds, default=0) >= stage.after_round
 
 
 def team_lines(tournament: Tournament, read: Results) -> tuple[ts.TeamLine, ...]:

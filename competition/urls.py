@@ -5,6 +5,7 @@ from competition import (
     league_views,
     profile_views,
     roster_views,
+    standings_views,
     tournament_views,
 )
 
@@ -23,6 +24,16 @@ urlpatterns = [
     path(L + "<int:league_id>/", league_views.league_detail, name="league-detail"),
     path(L + "<int:league_id>/edit/", league_views.league_edit, name="league-edit"),
     path(L + "<int:league_id>/export.<str:fmt>", league_views.league_export, name="league-export"),
+    path(
+        T + "<int:tournament_id>/standings/",
+        standings_views.tournament_standings,
+        name="tournament-standings",
+    ),
+    path(
+        T + "<int:tournament_id>/standings.<str:fmt>",
+        standings_views.tournament_standings_export,
+        name="tournament-standings-export",
+    ),
     path("c/<slug:club_slug>/background/", background_views.background_work, name="background"),
     path("c/<slug:club_slug>/players/merge/", roster_views.roster_merge, name="roster-merge"),
     path(

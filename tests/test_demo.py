@@ -6,8 +6,19 @@ from django.test import RequestFactory
 
 from club.models import Club, Membership, Player, Role
 from competition import selectors as leagues
-from competition.demo import CLUB_SLUG, DEMO_PASSWORD, PLAYER_NAME, load_demo, random_deal
-from competition.models import League
+from competition import tournament_selectors
+from competition.demo import (
+    CLUB_SLUG,
+    CUP_DEAL_CAP,
+    CUP_NAME,
+    CUP_PENALTY,
+    DEMO_PASSWORD,
+    PLAYER_NAME,
+    ROSTER,
+    load_demo,
+    random_deal,
+)
+from competition.models import Entry, League, Penalty, Round, RoundState, Tournament
 from scoring import engine, selectors
 from scoring.models import Deal, DealRevision, Evening, Pulka, PulkaResultCache, PulkaStatus
 
@@ -25,6 +36,10 @@ def counts() -> dict[str, int]:
         Pulka,
         Deal,
         DealRevision,
+        Tournament,
+        Entry,
+        Round,
+        Penalty,
     )
     return {model.__name__: model.objects.count() for model in models} | {
         "results": PulkaResultCache.objects.count()
@@ -39,9 +54,11 @@ def test_loading_the_demo_twice_duplicates_nothing():
 
     assert counts() == first
     assert first["Club"] == 1
-    assert first["Player"] == 12
-    # eight league weeks, the four evenings of the cup and the Leningrad evening
-    assert first["Evening"] == 13
+    assert first["Player"] == 14
+    # eight league weeks, the four evenings of the cup, the Leningrad evening, and an
+    # evening for each of the autumn cup's four rounds
+    assert first["Evening"] == 17
+    assert first["Tournament"] == 1
     assert first["League"] == 2
     assert first["Deal"] > 100
 
@@ -66,7 +83,9 @@ def test_every_login_works_and_has_its_role():
 def test_earlier_evenings_are_played_to_the_end_and_the_last_one_is_going_on():
     load_demo()
 
-    evenings = Evening.objects.filter(club__slug=CLUB_SLUG).exclude(notes__contains="ленінградки")
+    evenings = Evening.objects.filter(club__slug=CLUB_SLUG, tournament_round__isnull=True).exclude(
+        notes__contains="ленінградки"
+    )
     last, *earlier = evenings.order_by("-date")
     assert len({s.date for s in [last, *earlier]}) == 12
     for evening in [last, *earlier]:
@@ -158,3 +177,68 @@ def test_the_leningrad_evening_has_a_table_closed_by_the_sum_of_its_pools_and_on
     assert {s.player_id for s in ranked} == {
         seat.player_id for seat in pulkas[PulkaStatus.FINISHED].seats.all()
     }
+
+
+def test_the_autumn_cup_is_finished_and_counts_in_no_league():
+    load_demo()
+
+    cup = Tournament.objects.get(club__slug=CLUB_SLUG, name=CUP_NAME)
+    rounds = list(cup.rounds.order_by("number"))
+    standings = tournament_selectors.standings(cup)
+
+    assert cup.finished_at is not None
+    assert not cup.counted
+    assert cup.entries.count() == 14
+    assert [(r.number, r.state) for r in rounds] == [(n, RoundState.CONFIRMED) for n in range(1, 5)]
+    assert [r.method for r in rounds] == ["rating", "swiss", "swiss", "swiss"]
+    assert len(standings.lines) == 14
+    assert [line.place for line in standings.lines] == list(range(1, 15))
+    for one in rounds:
+        tables = tournament_selectors.round_tables(one)
+        assert sorted(len(t.pulka.names) for t in tables) == [3, 3, 4, 4]
+        assert all(t.pulka.status == PulkaStatus.FINISHED for t in tables)
+        assert all(t.deal_count <= CUP_DEAL_CAP for t in tables)
+        assert not one.evening.counted
+    # The judge ended two tables on time: settled as unfinished, before the deal cap.
+    ended = [
+        t
+        for one in rounds
+        for t in tournament_selectors.round_tables(one)
+        if t.deal_count < CUP_DEAL_CAP and not selectors.pulka_sheet(t.pulka).closed
+    ]
+    assert len(ended) >= 2
+    (penalty,) = cup.penalties.all()
+    assert (penalty.player.name, penalty.round, penalty.amount, penalty.reason) == (
+        CUP_PENALTY["player"],
+        CUP_PENALTY["round_number"],
+        CUP_PENALTY["amount"],
+        CUP_PENALTY["reason"],
+    )
+    penalised = next(line for line in standings.lines if line.player == penalty.player_id)
+    assert (
+        penalised.score
+        == penalised.adjusted
+        == (sum(one.adjusted for one in penalised.rounds.values()) - penalty.amount)
+    )
+    assert any(line.flagged for line in standings.lines)  # a round below the floor
+    # The cup's tables are in no league: its two guests, who played only the cup, are in
+    # no ranking.
+    guests = set(Player.objects.filter(name__in=ROSTER[12:]).values_list("pk", flat=True))
+    for league in League.objects.filter(club=cup.club):
+        ranking = leagues.league_ranking(league)
+        counted = PulkaResultCache.objects.filter(leagues.league_results(league))
+        assert not counted.filter(pulka__tournament_table__isnull=False).exists()
+        assert not guests & {s.player_id for s in ranking.ranked + ranking.unranked}
+
+
+def test_the_cups_standings_page_shows_every_player(client):
+    load_demo()
+    cup = Tournament.objects.get(club__slug=CLUB_SLUG, name=CUP_NAME)
+
+    response = client.get(f"/c/{CLUB_SLUG}/tournaments/{cup.pk}/standings/")
+
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert text.count("<tr data-player=") == 14
+    assert "After round 4 of 4" in text
+    assert CUP_PENALTY["reason"] in text

@@ -418,6 +418,8 @@ SPECS: dict[str, Spec] = {
     "competition:round-end-table": Spec(post={"table": "1"}),
     "competition:round-reseat": Spec(post="pair"),
     "competition:round-confirm": Spec(post={}),
+    "competition:tournament-standings": Spec(get=("after",)),
+    "competition:tournament-standings-export": Spec(get=("after",), fmt=("csv", "xlsx", "pdf")),
 }
 
 

@@ -16,8 +16,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from competition import selectors as leagues
-from competition.demo import CLUB_SLUG, load_demo
-from competition.models import League, RatingSnapshot
+from competition.demo import CLUB_SLUG, CUP_NAME, load_demo
+from competition.models import League, RatingSnapshot, Tournament
 from scoring.models import Deal, Evening, Pulka, PulkaResultCache
 
 BEFORE = [("club", "0002_leagues_and_caches"), ("scoring", "0002_leagues_and_caches")]
@@ -32,9 +32,20 @@ def ranking_figures() -> list[tuple]:
     ]
 
 
+def without_the_cup() -> None:
+    """The demo's tournament cannot travel back: its tables do not count in the leagues
+    (Evening.counted), a column younger than the move, so on the way back they would."""
+    cup = Tournament.objects.get(club__slug=CLUB_SLUG, name=CUP_NAME)
+    evenings = list(Evening.objects.filter(tournament_round__tournament=cup))
+    cup.delete()  # its entries, rounds, tables and penalties
+    for evening in evenings:
+        evening.delete()  # its pulkas and their result caches
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_demo_database_migrates_across_the_move_with_its_data_intact():
     load_demo()
+    without_the_cup()
     counts = {
         "evenings": Evening.objects.count(),
         "pulkas": Pulka.objects.count(),

@@ -79,6 +79,7 @@ NOT_PAGES = {
     "competition:round-end-table": "POST only: a table's button on the round page",
     "competition:round-reseat": "POST only: the re-seat form of the round page",
     "competition:round-confirm": "POST only: a button of the round page",
+    "competition:tournament-standings-export": "download: the standings as CSV/XLSX",
     # django-allauth's own URLs that need a flow the test cannot reach.
     "login": "the same URL as account_login",
     "logout": "the same URL as account_logout",

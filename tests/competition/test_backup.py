@@ -260,6 +260,24 @@ def test_results_are_recomputed_not_copied():
     assert ratings.current_ratings(report.club)
 
 
+@pytest.mark.parametrize("counted", [True, False, None])
+def test_an_evening_that_does_not_count_in_the_leagues_stays_so(counted):
+    club = _small_club()
+    evening = Evening.objects.get(club=club)
+    if counted is not None:
+        services.evening_count(evening=evening, counted=counted)
+    document = backup.club_document(club)
+    if counted is None:  # a file older than the flag: everything counted then
+        del document["evenings"][0]["counted"]
+
+    report = backup.club_restore(document=document, slug="elsewhere")
+
+    restored = Evening.objects.get(club=report.club)
+    expected = counted is not False
+    assert restored.counted is expected
+    assert set(restored.pulkas.get().result_cache.values_list("counted", flat=True)) == {expected}
+
+
 def test_a_club_with_evenings_is_never_overwritten(tmp_path):
     club = _small_club()
     path = tmp_path / "club.json"
@@ -299,6 +317,7 @@ def test_a_pulka_the_engine_refuses_saves_nothing():
     [
         (lambda d: d.update(format="pulka/1"), "not a club backup"),
         (lambda d: d["evenings"][0].pop("date"), r"evenings\[0\]\.date is missing"),
+        (lambda d: d["evenings"][0].update(counted="no"), r"evenings\[0\]\.counted"),
         (lambda d: d["members"][0].update(role="king"), r"members\[0\]\.role"),
         (lambda d: d["members"][0].update(user="nobody"), r"members\.user"),
         (lambda d: d["club"].update(slug="not a slug", name="Moved"), "cannot be a club's link"),
