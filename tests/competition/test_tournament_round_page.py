@@ -265,7 +265,7 @@ def test_swapping_two_players_exchanges_their_seats(as_persona, cup):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"first": "999999", "second": "FIRST"}, "999999 is not in this seating"),
+        ({"first": "999999", "second": "FIRST"}, "Choose a player of this tournament."),
         ({"first": "x", "second": "FIRST"}, "Choose two players of this round."),
         ({"first": "٣", "second": "FIRST"}, "Choose two players of this round."),
         ({"second": "FIRST"}, "Choose two players of this round."),
@@ -359,7 +359,7 @@ def test_a_published_round_cannot_be_discarded_or_swapped(as_persona, cup):
     swap = client.post(url(round, "swap"), _draft_data(round, "swap"), headers=HTMX)
 
     for response in (discard, swap):
-        assert "This round is published: its draft cannot change." in assert_fragment(
+        assert "Round 1 is already published: its draft cannot change." in assert_fragment(
             response, "round"
         )
     assert snapshot(cup) == before
