@@ -1,10 +1,17 @@
 from django.urls import path
 
-from competition import background_views, league_views, profile_views, roster_views
+from competition import (
+    background_views,
+    league_views,
+    profile_views,
+    roster_views,
+    tournament_public_views,
+)
 
 app_name = "competition"
 
 L = "c/<slug:club_slug>/leagues/"
+T = "c/<slug:club_slug>/tournaments/"
 
 urlpatterns = [
     path("ratings/", profile_views.ratings_help, name="ratings-help"),
@@ -19,5 +26,15 @@ urlpatterns = [
         "c/<slug:club_slug>/players/<int:player_id>/",
         profile_views.player_detail,
         name="player-detail",
+    ),
+    path(
+        T + "<int:tournament_id>/find/",
+        tournament_public_views.tournament_find,
+        name="tournament-find",
+    ),
+    path(
+        T + "<int:tournament_id>/screen/",
+        tournament_public_views.tournament_screen,
+        name="tournament-screen",
     ),
 ]
