@@ -28,6 +28,8 @@ from hypothesis import strategies as st
 
 from club import invitations
 from club.models import Role
+from competition import tournament_services
+from competition.models import Tournament
 from scoring import engine
 from scoring.exchange import pulka_document
 from tests.competition.test_league_ranking import finished, make_league
@@ -213,6 +215,7 @@ def world(client) -> World:
     )
     dana = make_player(club, "Dana")
     claim = invitations.name_claim_create(club=club, user=secretary.user, player=dana)
+    tournament = _tournament(club)
     client.force_login(owner)
     return World(
         kwargs={
@@ -227,6 +230,7 @@ def world(client) -> World:
             "token": invitation.token,
             "invitation_id": invitation.pk,
             "claim_id": claim.pk,
+            "tournament_id": tournament.pk,
         },
         deal=deal_post(
             dealer="1",
@@ -258,6 +262,18 @@ def world(client) -> World:
         document=pulka_document(pulka),
         claim={"player": str(dana.pk)},
     )
+
+
+def _tournament(club) -> Tournament:
+    """A tournament of the world's players with its round 1 published (one table of 4)."""
+    rules = engine.rules_to_dict(engine.preset_rules("sochi", pool_target=4))
+    tournament = tournament_services.tournament_create(
+        club=club, created_by=None, name="Cup", rules=rules, round_count=3, scoring="whists"
+    )
+    tournament_services.entries_add(tournament=tournament, names=["Anna", "Boris", "Vera", "Gleb"])
+    draft = tournament_services.round_draft(tournament=tournament)
+    tournament_services.round_publish(round=draft, by=None)
+    return tournament
 
 
 # --- one strategy per view ---------------------------------------------------------------------
@@ -336,6 +352,8 @@ SPECS: dict[str, Spec] = {
     "competition:league-export": Spec(get=("sort", "u-sort"), fmt=("csv", "xlsx", "pdf")),
     "competition:player-detail": Spec(get=("page",)),
     "competition:roster-merge": Spec(post={"kept": "1", "duplicate": "2"}),
+    "competition:tournament-find": Spec(get=("round", "q")),
+    "competition:tournament-screen": Spec(get=("page",)),
 }
 
 
