@@ -15,7 +15,7 @@ from club.access import get_club_for_user
 from club.models import Role
 from club.params import PAGE_MAX, IntegerField, int_param
 from club.rendering import render_page, wants_fragment
-from competition import background, profile
+from competition import background, profile, tournament_selectors
 
 PULKAS_PER_PAGE = 25
 
@@ -41,6 +41,7 @@ def player_detail(request: HttpRequest, club_slug: str, player_id: int) -> HttpR
             whists_chart=profile.line_chart(profile.whists_series(club, player), include_zero=True),
             rating_chart=profile.line_chart(profile.rating_series(player), decimals=0),
             head_to_head=profile.head_to_head(club, player),
+            tournaments=tournament_selectors.player_rounds(player),
         )
     return render_page(request, "competition/player_detail.html", context, fragment="pulkas")
 

@@ -18,9 +18,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.models import Club, Player
+from club.names import name_key
 from competition import seating as seat
 from competition import tournament_scoring as ts
-from competition.messages import problem_text
+from competition.messages import PROBLEMS, problem_text
 from competition.models import (
     Entry,
     EntryStatus,
@@ -299,6 +300,26 @@ def results(tournament: Tournament, *, through: int | None = None) -> Results:
     ).values_list("pulka__tournament_table__round__number", "pulka__table", "player_id", "result")
     for number, table, player, result in rows:
         settled.setdefault((number, table), {})[player] = Fraction(result)
+    penalties = [
+        _penalty(p)
+        for p in Penalty.objects.filter(tournament=tournament).order_by("created_at", "pk")
+        if through is None or p.round <= through
+    ]
+    scores = round_scores(rule, seatings, settled)
+    return Results(scores, penalties, names(tournament), list(seatings))
+
+
+def _penalty(row: Penalty) -> ts.Penalty:
+    return ts.Penalty(row.player_id, row.round, row.amount, ts.Unit(row.unit), row.reason)
+
+
+def round_scores(
+    rule: ts.ScoringRule,
+    seatings: dict[int, seat.Seating],
+    settled: dict[tuple[int, int], dict[int, Fraction]],
+) -> list[ts.RoundScore]:
+    """Every player's score in each round from the tables' settlements ((round, table) ->
+    player -> whists) and the byes."""
     scores: list[ts.RoundScore] = []
     for number, seating in seatings.items():
         for table in seating.tables:
@@ -309,12 +330,7 @@ def results(tournament: Tournament, *, through: int | None = None) -> Results:
             whists = {player: whists.get(player, 0) for player in table.seats}
             scores += ts.score_table(ts.TableResult(number, table.number, whists), rule)
         scores += [ts.bye_score(number, bye.player, rule) for bye in seating.byes]
-    penalties = [
-        ts.Penalty(p.player_id, p.round, p.amount, ts.Unit(p.unit), p.reason)
-        for p in Penalty.objects.filter(tournament=tournament).order_by("created_at", "pk")
-        if through is None or p.round <= through
-    ]
-    return Results(scores, penalties, names(tournament), list(seatings))
+    return scores
 
 
 def _nothing(number: int, table: seat.Table) -> list[ts.RoundScore]:
@@ -432,29 +448,211 @@ def running_tables(round: Round) -> list[int]:
     )
 
 
-def player_rounds(player: Player) -> list[dict]:
-    """A player's tournament rounds for his profile: tournament, round, table, result."""
-    rows = (
-        RoundTable.objects.filter(pulka__seats__player=player)
-        .select_related("round__tournament")
-        .order_by("-round__tournament__start", "-round__tournament_id", "round__number")
-    )
-    results_by_pulka = dict(
-        PulkaResultCache.objects.filter(
-            player=player, pulka__tournament_table__isnull=False
-        ).values_list("pulka_id", "result")
-    )
+# --- the public pages: "find your table" and the projector ------------------------------------
+
+
+def shown_rounds(tournament: Tournament, *, drafts: bool = False) -> list[Round]:
+    """The rounds a visitor may see, in order: published onwards (the organiser may also
+    ask for the draft; nobody else ever sees one)."""
+    rounds = Round.objects.filter(tournament=tournament).order_by("number")
+    if not drafts:
+        rounds = rounds.exclude(state=RoundState.DRAFT)
+    found = list(rounds)
+    for one in found:
+        one.tournament = tournament
+    return found
+
+
+def current_round(rounds: Sequence[Round]) -> Round | None:
+    """The round the players look for: the last one out of draft (None: none yet)."""
+    out = [one for one in rounds if one.state != RoundState.DRAFT]
+    return out[-1] if out else None
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One player of a round: his table and seat, or why he sits out."""
+
+    player: int
+    name: str
+    key: str  # club.names.name_key of his name: what the filter compares
+    table: int | None  # None: he sits out this round
+    seat: int | None  # 1 to 4, clockwise
+    size: int  # the players at his table (0: he sits out)
+    deals_first: bool
+    reason: str  # why he sits out, in the user's words ("" at a table)
+    pulka_id: int | None  # his table's pulka (None: a draft, or a bye)
+
+
+def _bye_reason(code: str) -> str:
+    if code in PROBLEMS:
+        return problem_text(Problem(code, {}))
+    return _("sits out this round")
+
+
+def seat_lines(round: Round) -> list[SeatLine]:
+    """Everyone of the round, alphabetically (by name key), with his table and seat: two
+    queries (the names, the tables' pulkas) whatever the number of players."""
+    people = {
+        player: (name, key)
+        for player, name, key in Entry.objects.filter(
+            tournament_id=round.tournament_id
+        ).values_list("player_id", "player__name", "player__name_key")
+    }
+    pulkas: dict[int, int] = {}
+    if round.state != RoundState.DRAFT:
+        pulkas = dict(RoundTable.objects.filter(round=round).values_list("number", "pulka_id"))
+    seating = seating_of(round)
     lines = []
-    for table in rows:
-        result = results_by_pulka.get(table.pulka_id)
+    for table in seating.tables:
+        for player in table.seats:
+            name, key = people.get(player, (str(player), str(player)))
+            lines.append(
+                SeatLine(
+                    player,
+                    name,
+                    key,
+                    table.number,
+                    table.seat_of(player),
+                    table.size,
+                    player == table.first_dealer,
+                    "",
+                    pulkas.get(table.number),
+                )
+            )
+    for bye in seating.byes:
+        name, key = people.get(bye.player, (str(bye.player), str(bye.player)))
         lines.append(
-            {
-                "tournament": table.round.tournament,
-                "round": table.round.number,
-                "state": table.round.get_state_display(),
-                "table": table.number,
-                "pulka_id": table.pulka_id,
-                "whists": Fraction(result) if result is not None else None,
-            }
+            SeatLine(bye.player, name, key, None, None, 0, False, _bye_reason(bye.reason), None)
         )
-    return lines
+    return sorted(lines, key=lambda line: (line.key, line.player))
+
+
+def matching(lines: Sequence[SeatLine], query: str) -> list[SeatLine]:
+    """The lines whose name contains `query`, compared as name keys (case and spacing do not
+    matter: "шев" finds "Андрій Шевченко")."""
+    wanted = name_key(query)
+    if not wanted:
+        return list(lines)
+    return [line for line in lines if wanted in line.key]
+
+
+# --- a player's tournaments, for his profile ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    """A round the player played (or sat out)."""
+
+    number: int
+    state: str  # RoundState
+    state_label: str
+    table: int | None  # None: he sat out
+    seat: int | None
+    pulka_id: int | None
+    whists: Fraction | None  # his table's settlement (None: sat out, or not ended yet)
+    score: Fraction | None  # what the round counts for him (None: round not confirmed)
+
+
+@dataclass(frozen=True)
+class PlayerTournament:
+    """A tournament of the player: his rounds and his place in the standings."""
+
+    tournament: Tournament
+    rounds: list[PlayerRound]
+    place: int | None  # None: no round confirmed yet
+    players: int  # lines in the standings
+    total: Fraction | None
+    counted: int  # confirmed rounds in the standings
+
+
+def player_rounds(player: Player) -> list[PlayerTournament]:
+    """The player's tournaments, newest first, each with his rounds (drafts never shown) and
+    his place in the standings over the confirmed rounds.
+
+    Six queries at most (one when he has played none), whatever the number of tournaments,
+    rounds and players: the standings of all his tournaments are computed from one read of
+    their rounds, result caches, penalties and entries.
+    """
+    tournaments = list(Tournament.objects.filter(entries__player=player).order_by("-start", "-id"))
+    if not tournaments:
+        return []
+    rounds = list(
+        Round.objects.filter(tournament__in=tournaments)
+        .exclude(state=RoundState.DRAFT)
+        .order_by("tournament_id", "number")
+    )
+    round_ids = [one.pk for one in rounds]
+    settled: dict[int, dict[int, dict[int, Fraction]]] = {}  # round -> table -> player -> whists
+    rows = PulkaResultCache.objects.filter(
+        pulka__tournament_table__round__in=round_ids
+    ).values_list("pulka__tournament_table__round_id", "pulka__table", "player_id", "result")
+    for round_id, table, someone, result in rows:
+        settled.setdefault(round_id, {}).setdefault(table, {})[someone] = Fraction(result)
+    his_pulkas = dict(
+        RoundTable.objects.filter(round__in=round_ids, pulka__seats__player=player).values_list(
+            "round_id", "pulka_id"
+        )
+    )
+    penalties: dict[int, list[ts.Penalty]] = {}
+    for row in Penalty.objects.filter(tournament__in=tournaments).order_by("created_at", "pk"):
+        penalties.setdefault(row.tournament_id, []).append(_penalty(row))
+    everyone: dict[int, dict[int, str]] = {}
+    for tournament_id, someone, name in Entry.objects.filter(
+        tournament__in=tournaments
+    ).values_list("tournament_id", "player_id", "player__name"):
+        everyone.setdefault(tournament_id, {})[someone] = name
+
+    found = []
+    for tournament in tournaments:
+        own = [one for one in rounds if one.tournament_id == tournament.pk]
+        confirmed = {
+            one.number: seating_of(one) for one in own if one.state == RoundState.CONFIRMED
+        }
+        by_table = {
+            (one.number, table): whists
+            for one in own
+            if one.number in confirmed
+            for table, whists in settled.get(one.pk, {}).items()
+        }
+        read = Results(
+            round_scores(scoring_rule(tournament), confirmed, by_table),
+            penalties.get(tournament.pk, []),
+            everyone.get(tournament.pk, {}),
+            list(confirmed),
+        )
+        table_lines = standings_from(tournament, read).lines if confirmed else ()
+        line = next((each for each in table_lines if each.player == player.pk), None)
+        played = []
+        for one in own:
+            seating = seating_of(one)
+            table = seating.table_of(player.pk)
+            if table is None and all(bye.player != player.pk for bye in seating.byes):
+                continue  # not in this round (withdrawn, late, or not in the final)
+            whists = None
+            if table is not None:
+                whists = settled.get(one.pk, {}).get(table.number, {}).get(player.pk)
+            scored = line.rounds.get(one.number) if line is not None else None
+            played.append(
+                PlayerRound(
+                    number=one.number,
+                    state=one.state,
+                    state_label=one.get_state_display(),
+                    table=table.number if table else None,
+                    seat=table.seat_of(player.pk) if table else None,
+                    pulka_id=his_pulkas.get(one.pk) if table else None,
+                    whists=whists,
+                    score=scored.score if scored is not None else None,
+                )
+            )
+        found.append(
+            PlayerTournament(
+                tournament=tournament,
+                rounds=played,
+                place=line.place if line is not None else None,
+                players=len(table_lines),
+                total=line.score if line is not None else None,
+                counted=len(confirmed),
+            )
+        )
+    return found

@@ -6,6 +6,7 @@ from competition import (
     profile_views,
     roster_views,
     standings_views,
+    tournament_public_views,
     tournament_views,
 )
 
@@ -63,4 +64,14 @@ urlpatterns = [
     path(TR + "end/", tournament_views.round_end_table, name="round-end-table"),
     path(TR + "reseat/", tournament_views.round_reseat, name="round-reseat"),
     path(TR + "confirm/", tournament_views.round_confirm, name="round-confirm"),
+    path(
+        T + "<int:tournament_id>/find/",
+        tournament_public_views.tournament_find,
+        name="tournament-find",
+    ),
+    path(
+        T + "<int:tournament_id>/screen/",
+        tournament_public_views.tournament_screen,
+        name="tournament-screen",
+    ),
 ]

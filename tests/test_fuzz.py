@@ -420,6 +420,8 @@ SPECS: dict[str, Spec] = {
     "competition:round-confirm": Spec(post={}),
     "competition:tournament-standings": Spec(get=("after",)),
     "competition:tournament-standings-export": Spec(get=("after",), fmt=("csv", "xlsx", "pdf")),
+    "competition:tournament-find": Spec(get=("round", "q")),
+    "competition:tournament-screen": Spec(get=("page",)),
 }
 
 
