@@ -51,7 +51,6 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.utils import timezone  # noqa: E402
 
 from club.models import Club, Membership, Player, Role  # noqa: E402
 from competition import backup  # noqa: E402

@@ -37,8 +37,8 @@ from django.db.models.functions import Least
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tasks import task, task_backends
-from django_tasks.base import Task
 from django_tasks.backends.immediate import ImmediateBackend
+from django_tasks.base import Task
 
 from club.errors import ServiceError
 from club.models import Club

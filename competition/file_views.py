@@ -43,9 +43,7 @@ def file_detail(request: HttpRequest, club_slug: str, file_id: int) -> HttpRespo
             messages.info(request, outcome)
             return redirect_after_form(request, prepared.get_absolute_url())
         prepared = files.file_for_viewer(access, request.user, file_id)
-    context = club_context(
-        access, prepared=prepared, label=files.label(prepared), outcome=outcome
-    )
+    context = club_context(access, prepared=prepared, label=files.label(prepared), outcome=outcome)
     return render_page(request, TEMPLATE, context, fragment="file")
 
 

@@ -287,9 +287,7 @@ def build_file_task(*, file_id: int) -> int:
 
 def _failed(row: PreparedFile, run: int, exc: Exception) -> None:
     with transaction.atomic():
-        fresh = (
-            PreparedFile.objects.select_for_update().defer("content").filter(pk=row.pk).first()
-        )
+        fresh = PreparedFile.objects.select_for_update().defer("content").filter(pk=row.pk).first()
         if fresh is None or fresh.runs != run or fresh.state != FileState.RUNNING:
             return  # pruned, or restarted meanwhile: that build answers for it
         fresh.last_error = f"{type(exc).__name__}: {exc}"[:2000]

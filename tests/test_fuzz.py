@@ -23,11 +23,14 @@ import pytest
 from django.apps import apps
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from club import invitations
 from club.models import Role
+from competition import files
+from competition.models import FileState, PreparedFile
 from scoring import engine
 from scoring.exchange import pulka_document
 from tests.competition.test_league_ranking import finished, make_league
@@ -178,6 +181,7 @@ class World:
     league: dict[str, str]
     document: dict = field(default_factory=dict)
     claim: dict[str, str] = field(default_factory=dict)
+    restart: dict[str, str] = field(default_factory=dict)
 
 
 def rules_post() -> dict[str, str]:
@@ -213,6 +217,16 @@ def world(client) -> World:
     )
     dana = make_player(club, "Dana")
     claim = invitations.name_claim_create(club=club, user=secretary.user, player=dana)
+    # The owner's backup, failed: a restart builds it again (the immediate backend).
+    backup_file = PreparedFile.objects.create(
+        club=club,
+        kind="club-backup",
+        params_key=files.params_key({}),
+        requested_by=owner,
+        expires_at=timezone.now() + files.LIFETIME,
+        state=FileState.FAILED,
+        attempts=3,
+    )
     client.force_login(owner)
     return World(
         kwargs={
@@ -227,6 +241,7 @@ def world(client) -> World:
             "token": invitation.token,
             "invitation_id": invitation.pk,
             "claim_id": claim.pk,
+            "file_id": backup_file.pk,
         },
         deal=deal_post(
             dealer="1",
@@ -257,6 +272,7 @@ def world(client) -> World:
         },
         document=pulka_document(pulka),
         claim={"player": str(dana.pk)},
+        restart={"restart": "file", "file": str(backup_file.pk)},
     )
 
 
@@ -326,7 +342,10 @@ SPECS: dict[str, Spec] = {
     "scoring:sheet-export": Spec(get=("v",)),
     "scoring:pulka-import": Spec(post={}, file=True),
     "competition:ratings-help": Spec(get=("whists",)),
-    "competition:background": Spec(post={"restart": "ratings"}),
+    "competition:background": Spec(post="restart"),
+    "competition:club-backup": Spec(post={}),
+    "competition:file": Spec(post={}),
+    "competition:file-download": Spec(),
     "competition:leagues": Spec(get=("page",)),
     "competition:league-create": Spec(post="league"),
     "competition:league-detail": Spec(
