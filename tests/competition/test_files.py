@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import datetime
 import json
+import threading
+import time
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import connection, transaction
 from django.http import Http404
 from django.test import RequestFactory
 from django.utils import timezone
@@ -663,3 +666,54 @@ def test_a_bad_file_to_restart_says_so_and_changes_nothing(club_a, owner, client
         assert "This file has not failed: there is nothing to start again." in text
     assert set(PreparedFile.objects.values_list("state", flat=True)) == {FileState.FAILED}
     assert row.pk != elsewhere.pk
+
+
+# --- concurrency (PostgreSQL) --------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="advisory locks across threads need PostgreSQL"
+)
+def test_two_requests_at_the_same_moment_get_one_row(settings, monkeypatch):
+    """The second request waits for the first one's transaction, then finds its row."""
+    settings.TASKS = DATABASE
+    monkeypatch.setitem(files.BUILDERS, "echo", lambda club, **params: None)
+    club = make_club()
+    user = make_member(club, Role.OWNER).user
+    asked, release = threading.Event(), threading.Event()
+    found: dict[str, int] = {}
+    events: list[str] = []
+
+    def first():
+        try:
+            with transaction.atomic():
+                found["first"] = ask(club, user).pk
+                asked.set()
+                release.wait(10)
+                events.append("first committed")
+        finally:
+            connection.close()
+
+    def second():
+        try:
+            found["second"] = ask(club, user).pk
+            events.append("second answered")
+        finally:
+            connection.close()
+
+    one = threading.Thread(target=first)
+    one.start()
+    assert asked.wait(10)
+    two = threading.Thread(target=second)
+    two.start()
+    time.sleep(0.2)
+    events.append("released")
+    release.set()
+    one.join(10)
+    two.join(10)
+
+    assert events == ["released", "first committed", "second answered"]
+    assert found["first"] == found["second"]
+    assert PreparedFile.objects.count() == 1
+    assert DBTaskResult.objects.count() == 1
