@@ -19,13 +19,15 @@ import axe_playwright_python
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from club import invitations
 from club.models import Club, Invitation, Membership, Player, Role
+from competition import backup, files
 from competition.demo import DEMO_PASSWORD, load_demo
-from competition.models import League
+from competition.models import FileState, League, PreparedFile
 from scoring.models import Pulka, PulkaStatus
 from tests.test_fuzz import url_params
 
@@ -61,6 +63,8 @@ NOT_PAGES = {
     "scoring:pulka-export": "download: the pulka as JSON",
     "scoring:sheet-export": "download: the sheet as JSON",
     "competition:league-export": "download: the league as CSV/XLSX/JSON",
+    "competition:club-backup": "POST only: the backup button on the background page",
+    "competition:file-download": "download: a prepared file (its page is audited)",
     # django-allauth's own URLs that need a flow the test cannot reach.
     "login": "the same URL as account_login",
     "logout": "the same URL as account_logout",
@@ -150,6 +154,20 @@ def build_world() -> World:
     # The secretary has no roster name of his own: he asks for one, for the claims page.
     claim = invitations.name_claim_create(club=club, user=users["secretary"], player=free[1])
     league = League.objects.filter(club=club).order_by("pk").first()
+    # The owner's backup, as the worker leaves it: its page and the background page's list.
+    built = backup.backup_file(club)
+    prepared = PreparedFile.objects.create(
+        club=club,
+        kind=backup.BACKUP_KIND,
+        params_key=files.params_key({}),
+        requested_by=owner,
+        expires_at=timezone.now() + files.LIFETIME,
+        state=FileState.READY,
+        filename=built.filename,
+        content_type=built.content_type,
+        content=built.content,
+        size=len(built.content),
+    )
     ids = {
         "club_slug": club.slug,
         "evening_id": str(running.evening_id),
@@ -161,6 +179,7 @@ def build_world() -> World:
         "claim_id": str(claim.pk),
         "player_id": str(Player.objects.get(club=club, user=users["player"]).pk),
         "league_id": str(league.pk),
+        "file_id": str(prepared.pk),
     }
     return World(ids=ids, running=running, league=league)
 
