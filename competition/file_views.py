@@ -11,7 +11,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from club.access import LoginRequired, get_club_for_user
+from club.access import ClubAccess, LoginRequired, get_club_for_user
 from club.errors import ServiceError
 from club.rendering import club_context, redirect_after_form, render_page
 from competition import files
@@ -20,7 +20,7 @@ from competition.models import FileState
 TEMPLATE = "competition/file_detail.html"
 
 
-def _gate(request: HttpRequest, club_slug: str):
+def _gate(request: HttpRequest, club_slug: str) -> ClubAccess:
     access = get_club_for_user(request, club_slug)
     if not request.user.is_authenticated:
         raise LoginRequired  # a visitor of a public club: files are members' business

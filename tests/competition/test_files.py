@@ -579,18 +579,19 @@ def test_the_backup_size_is_the_clubs_deals(club_a, club_b):
     assert backup.backup_size(club_b) == 1
 
 
-def test_the_background_page_offers_the_backup_and_lists_the_files(club_a, owner, player, client):
-    ready(club_a, player)
+def test_the_background_page_offers_the_backup_and_lists_the_files(
+    club_a, owner, player, client, echo
+):
+    row = ready(club_a, player)
     client.force_login(owner)
 
     text = assert_full_page(client.get("/c/sochi/background/"), "work")
 
     assert 'action="/c/sochi/backup/"' in text
     assert "Download the club's backup (JSON)" in text
-    assert "The echo file" not in text  # the echo kind is not registered in this test
-    assert "echo" in text
+    assert f'<a href="/c/sochi/files/{row.pk}/">The echo file</a>' in text
+    assert f'href="/c/sochi/files/{row.pk}/download/"' in text
     assert "petro" in text
-    assert "/c/sochi/files/" in text
     assert "Nothing is waiting or has failed." not in text
 
 
