@@ -73,9 +73,9 @@ bench: install
 	$(PY) bench/engine.py
 	$(PY) bench/entry.py
 	$(PY) bench/tournament.py
-	@if url=$$(.ci/postgres-url); then $(PY) bench/league.py && \
+	@if url=$$(.ci/postgres-url); then $(PY) bench/league.py && $(PY) bench/files.py && \
 	  TEST_DATABASE_URL="$$url" $(PY) bench/load.py; \
-	else echo "SKIPPED: bench/league.py and bench/load.py need PostgreSQL"; fi
+	else echo "SKIPPED: bench/league.py, bench/files.py and bench/load.py need PostgreSQL"; fi
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -14,4 +14,6 @@ class CompetitionConfig(AppConfig):
     verbose_name = _("Competition")
 
     def ready(self) -> None:
-        from competition import receivers  # noqa: F401  (connects to scoring's signals)
+        # receivers connects to scoring's signals; backup registers its file builder, which
+        # a worker must find (competition.files).
+        from competition import backup, receivers  # noqa: F401

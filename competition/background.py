@@ -20,44 +20,51 @@ transaction, so until it commits the pages show the last computed ratings (and s
 
 A failing replay is logged and retried up to MAX_ATTEMPTS times; after that the row stays
 `failed` and the owner sees it on the background page, from where `refresh_restart` starts it
-again.
+again. A worker killed mid-replay leaves its row `running` for good: once it has run for
+longer than models.STALE_AFTER the page offers the same restart (a replay still alive after
+all then finds the request newer than the one it claimed, and the next task replays again).
 """
 
 from __future__ import annotations
 
 import datetime
 import logging
+from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Value
+from django.db.models import F, Q, Value
 from django.db.models.functions import Least
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tasks import task, task_backends
 from django_tasks.backends.immediate import ImmediateBackend
+from django_tasks.base import Task
 
 from club.errors import ServiceError
 from club.models import Club
 from competition import ratings
-from competition.models import RatingRefresh, RefreshState
+from competition.models import STALE_AFTER, RatingRefresh, RefreshState
 
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3
 
 
-def _runs_inline() -> bool:
-    """True when the task backend runs a task at once in this process (the immediate one)."""
-    return isinstance(task_backends[rerate_task.backend], ImmediateBackend)
+def enqueue(work: Task, **kwargs: Any) -> None:
+    """Queue a task: after the commit for a worker, at once for the immediate backend.
+
+    A worker must never look for a row it cannot see yet, hence after the commit. The
+    immediate backend runs it inside the request's transaction, as before the queue existed:
+    the page that answers already shows the result (and the tests need no worker).
+    """
+    if isinstance(task_backends[work.backend], ImmediateBackend):
+        work.enqueue(**kwargs)
+    else:
+        transaction.on_commit(lambda: work.enqueue(**kwargs))
 
 
 def _enqueue(club_id: int) -> None:
-    if _runs_inline():
-        # In the request's transaction, as before the queue existed: the page that answers
-        # the correction already shows the new ratings (and the tests need no worker).
-        rerate_task.enqueue(club_id=club_id)
-    else:
-        transaction.on_commit(lambda: rerate_task.enqueue(club_id=club_id))
+    enqueue(rerate_task, club_id=club_id)
 
 
 @transaction.atomic
@@ -93,7 +100,8 @@ def _claim(club_id: int) -> tuple[RatingRefresh, int] | None:
             return None
         row.state = RefreshState.RUNNING
         row.attempts += 1
-        row.save(update_fields=["state", "attempts"])
+        row.started_at = timezone.now()
+        row.save(update_fields=["state", "attempts", "started_at"])
         return row, row.generation
 
 
@@ -145,12 +153,15 @@ def _failed(row: RatingRefresh, generation: int, exc: Exception) -> None:
 
 @transaction.atomic
 def refresh_restart(*, club: Club) -> None:
-    """Start a failed re-rate again, with a fresh count of attempts."""
-    if not RatingRefresh.objects.filter(club=club, state=RefreshState.FAILED).update(
+    """Start a failed re-rate again, or one whose worker died, with a fresh count of attempts."""
+    restartable = Q(state=RefreshState.FAILED) | Q(
+        state=RefreshState.RUNNING, started_at__lt=timezone.now() - STALE_AFTER
+    )
+    if not RatingRefresh.objects.filter(restartable, club=club).update(
         state=RefreshState.PENDING, attempts=0, generation=F("generation") + 1
     ):
         # It finished, or someone else started it again in the meantime.
-        raise ServiceError(_("There is no failed update of the ratings to start again."))
+        raise ServiceError(_("There is no failed or stuck update of the ratings to start again."))
     _enqueue(club.pk)
 
 

@@ -6,6 +6,8 @@ roster, and nothing below imports it. Both tables predate the app (see each Meta
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -124,6 +126,15 @@ class RatingSnapshot(models.Model):
         return f"{self.player_id} after {self.pulka_id}: {self.rating:.1f}"
 
 
+#: A task that has been running this long without finishing is taken for dead (its worker
+#: was killed, or the machine restarted): the owner may start its work again.
+STALE_AFTER = datetime.timedelta(minutes=15)
+
+
+def _stale(running: bool, started_at: datetime.datetime | None) -> bool:
+    return running and started_at is not None and started_at < timezone.now() - STALE_AFTER
+
+
 class RefreshState(models.TextChoices):
     PENDING = "pending", _("Waiting")
     RUNNING = "running", _("Running")
@@ -147,6 +158,7 @@ class RatingRefresh(models.Model):
     state = models.CharField(max_length=10, choices=RefreshState, default=RefreshState.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)  # when the last attempt began
 
     def __str__(self) -> str:
         return f"{self.club_id} from {self.since} ({self.state})"
@@ -397,3 +409,76 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} r{self.round}: {self.amount} {self.unit}"
+
+    @property
+    def is_stale(self) -> bool:
+        """Running for longer than STALE_AFTER: its worker died; the owner may restart it."""
+        return _stale(self.state == RefreshState.RUNNING, self.started_at)
+
+    @property
+    def can_restart(self) -> bool:
+        return self.state == RefreshState.FAILED or self.is_stale
+
+
+class FileState(models.TextChoices):
+    PENDING = "pending", _("Waiting")
+    RUNNING = "running", _("Being prepared")
+    READY = "ready", _("Ready")
+    FAILED = "failed", _("Failed")
+
+
+class PreparedFile(models.Model):
+    """A file built in the background for a member who asked for it (competition.files).
+
+    `kind` names its builder and `params` its arguments; `params_key` is their canonical
+    hash, so that a second request for the same file finds the one being built. The
+    content is kept in the row until `expires_at`, then pruned.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=40)
+    params = models.JSONField(default=dict, blank=True)
+    params_key = models.CharField(max_length=64)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    requested_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    state = models.CharField(max_length=10, choices=FileState, default=FileState.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)  # since it was last (re)started
+    # Every build ever started, never reset: a build may store its result only if no newer
+    # one was started meanwhile (a restart of a build taken for dead).
+    runs = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    filename = models.CharField(max_length=200, blank=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    content = models.BinaryField(null=True, blank=True)
+    size = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["club", "kind", "params_key"], name="competition_file_lookup"),
+            models.Index(fields=["expires_at"], name="competition_file_expiry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.club_id} ({self.state})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("competition:file", args=[self.club.slug, self.pk])
+
+    @property
+    def is_stale(self) -> bool:
+        """Being built for longer than STALE_AFTER: its worker died; it may be restarted."""
+        return _stale(self.state == FileState.RUNNING, self.started_at)
+
+    @property
+    def is_waiting(self) -> bool:
+        """Waiting or being built (and not taken for dead): its page keeps asking."""
+        return self.state in (FileState.PENDING, FileState.RUNNING) and not self.is_stale
+
+    @property
+    def can_restart(self) -> bool:
+        return self.state == FileState.FAILED or self.is_stale

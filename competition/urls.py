@@ -2,6 +2,7 @@ from django.urls import path
 
 from competition import (
     background_views,
+    file_views,
     league_views,
     profile_views,
     roster_views,
@@ -36,6 +37,13 @@ urlpatterns = [
         name="tournament-standings-export",
     ),
     path("c/<slug:club_slug>/background/", background_views.background_work, name="background"),
+    path("c/<slug:club_slug>/backup/", background_views.club_backup, name="club-backup"),
+    path("c/<slug:club_slug>/files/<int:file_id>/", file_views.file_detail, name="file"),
+    path(
+        "c/<slug:club_slug>/files/<int:file_id>/download/",
+        file_views.file_download,
+        name="file-download",
+    ),
     path("c/<slug:club_slug>/players/merge/", roster_views.roster_merge, name="roster-merge"),
     path(
         "c/<slug:club_slug>/players/<int:player_id>/",

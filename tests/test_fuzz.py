@@ -23,11 +23,14 @@ import pytest
 from django.apps import apps
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from club import invitations
 from club.models import Role
+from competition import files
+from competition.models import FileState, PreparedFile
 from scoring import engine
 from scoring.exchange import pulka_document
 from tests.competition.test_league_ranking import finished, make_league
@@ -179,6 +182,7 @@ class World:
     league: dict[str, str]
     document: dict = field(default_factory=dict)
     claim: dict[str, str] = field(default_factory=dict)
+    restart: dict[str, str] = field(default_factory=dict)
     tournament: dict[str, str] = field(default_factory=dict)
     pair: dict[str, str] = field(default_factory=dict)
     substitute: dict[str, str] = field(default_factory=dict)
@@ -254,6 +258,16 @@ def world(client) -> World:
     draft(draft_cup)
     entry = cup.entries.order_by("pk").first()
     anna, boris = (club.players.get(name=name).pk for name in ("Anna", "Boris"))
+    # The owner's backup, failed: a restart builds it again (the immediate backend).
+    backup_file = PreparedFile.objects.create(
+        club=club,
+        kind="club-backup",
+        params_key=files.params_key({}),
+        requested_by=owner,
+        expires_at=timezone.now() + files.LIFETIME,
+        state=FileState.FAILED,
+        attempts=3,
+    )
     client.force_login(owner)
     return World(
         kwargs={
@@ -271,6 +285,7 @@ def world(client) -> World:
             "tournament_id": cup.pk,
             "draft_tournament_id": draft_cup.pk,
             "entry_id": entry.pk,
+            "file_id": backup_file.pk,
         },
         deal=deal_post(
             dealer="1",
@@ -311,6 +326,7 @@ def world(client) -> World:
             "unit": "whists",
             "reason": "late",
         },
+        restart={"restart": "file", "file": str(backup_file.pk)},
     )
 
 
@@ -387,7 +403,10 @@ SPECS: dict[str, Spec] = {
     "scoring:sheet-export": Spec(get=("v",)),
     "scoring:pulka-import": Spec(post={}, file=True),
     "competition:ratings-help": Spec(get=("whists",)),
-    "competition:background": Spec(post={"restart": "ratings"}),
+    "competition:background": Spec(post="restart"),
+    "competition:club-backup": Spec(post={}),
+    "competition:file": Spec(post={}),
+    "competition:file-download": Spec(),
     "competition:leagues": Spec(get=("page",)),
     "competition:league-create": Spec(post="league"),
     "competition:league-detail": Spec(

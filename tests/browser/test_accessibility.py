@@ -21,14 +21,16 @@ import axe_playwright_python
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from club import invitations
 from club.models import Club, Invitation, Membership, Player, Role
+from competition import backup, files
 from competition import tournament_services as services
 from competition.demo import DEMO_PASSWORD, load_demo
-from competition.models import League, Round
+from competition.models import FileState, League, PreparedFile, Round
 from scoring.models import Pulka, PulkaStatus
 from tests.competition.tournament_helpers import draft, make_tournament, play, published
 from tests.test_fuzz import url_params
@@ -80,6 +82,8 @@ NOT_PAGES = {
     "competition:round-reseat": "POST only: the re-seat form of the round page",
     "competition:round-confirm": "POST only: a button of the round page",
     "competition:tournament-standings-export": "download: the standings as CSV/XLSX",
+    "competition:club-backup": "POST only: the backup button on the background page",
+    "competition:file-download": "download: a prepared file (its page is audited)",
     # django-allauth's own URLs that need a flow the test cannot reach.
     "login": "the same URL as account_login",
     "logout": "the same URL as account_logout",
@@ -183,6 +187,20 @@ def build_world() -> World:
         by=owner,
     )
     drafted = draft(make_tournament(club, names=names[:10], name="Audit Draft Cup"))
+    # The owner's backup, as the worker leaves it: its page and the background page's list.
+    built = backup.backup_file(club)
+    prepared = PreparedFile.objects.create(
+        club=club,
+        kind=backup.BACKUP_KIND,
+        params_key=files.params_key({}),
+        requested_by=owner,
+        expires_at=timezone.now() + files.LIFETIME,
+        state=FileState.READY,
+        filename=built.filename,
+        content_type=built.content_type,
+        content=built.content,
+        size=len(built.content),
+    )
     ids = {
         "club_slug": club.slug,
         "evening_id": str(running.evening_id),
@@ -196,6 +214,7 @@ def build_world() -> World:
         "league_id": str(league.pk),
         "tournament_id": str(cup.pk),
         "entry_id": str(cup.entries.first().pk),
+        "file_id": str(prepared.pk),
     }
     return World(ids=ids, running=running, league=league, draft=drafted)
 

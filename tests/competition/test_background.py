@@ -235,7 +235,7 @@ def test_restarting_when_nothing_failed_says_so_and_changes_nothing(club_a, owne
 
     text = assert_fragment(client.post(url, headers=HTMX), "work")
 
-    assert "There is no failed update of the ratings to start again." in text
+    assert "There is no failed or stuck update of the ratings to start again." in text
     assert not RatingRefresh.objects.exists()
 
 
