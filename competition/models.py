@@ -163,6 +163,15 @@ class RatingRefresh(models.Model):
     def __str__(self) -> str:
         return f"{self.club_id} from {self.since} ({self.state})"
 
+    @property
+    def is_stale(self) -> bool:
+        """Running for longer than STALE_AFTER: its worker died; the owner may restart it."""
+        return _stale(self.state == RefreshState.RUNNING, self.started_at)
+
+    @property
+    def can_restart(self) -> bool:
+        return self.state == RefreshState.FAILED or self.is_stale
+
 
 # --- tournaments ----------------------------------------------------------------------------
 
@@ -409,15 +418,6 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} r{self.round}: {self.amount} {self.unit}"
-
-    @property
-    def is_stale(self) -> bool:
-        """Running for longer than STALE_AFTER: its worker died; the owner may restart it."""
-        return _stale(self.state == RefreshState.RUNNING, self.started_at)
-
-    @property
-    def can_restart(self) -> bool:
-        return self.state == RefreshState.FAILED or self.is_stale
 
 
 class FileState(models.TextChoices):
