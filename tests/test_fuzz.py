@@ -31,6 +31,7 @@ from club.models import Role
 from scoring import engine
 from scoring.exchange import pulka_document
 from tests.competition.test_league_ranking import finished, make_league
+from tests.competition.test_tournament_printouts import TEAMS, play_tournament
 from tests.conftest import (
     HTMX,
     PASSWORD,
@@ -213,6 +214,8 @@ def world(client) -> World:
     )
     dana = make_player(club, "Dana")
     claim = invitations.name_claim_create(club=club, user=secretary.user, player=dana)
+    # Round 1 confirmed (tables ended without deals), round 2 a draft; teams.
+    cup = play_tournament(club, teams=TEAMS, team_best=2, played=1, draft=True, deals=False)
     client.force_login(owner)
     return World(
         kwargs={
@@ -227,6 +230,8 @@ def world(client) -> World:
             "token": invitation.token,
             "invitation_id": invitation.pk,
             "claim_id": claim.pk,
+            "tournament_id": cup.pk,
+            "table": 1,
         },
         deal=deal_post(
             dealer="1",
@@ -336,6 +341,10 @@ SPECS: dict[str, Spec] = {
     "competition:league-export": Spec(get=("sort", "u-sort"), fmt=("csv", "xlsx", "pdf")),
     "competition:player-detail": Spec(get=("page",)),
     "competition:roster-merge": Spec(post={"kept": "1", "duplicate": "2"}),
+    "competition:tournament-print-seating": Spec(get=("v",)),
+    "competition:tournament-print-protocols": Spec(get=("v",)),
+    "competition:tournament-print-standings": Spec(get=("after",)),
+    "competition:tournament-print-teams": Spec(get=("v",)),
 }
 
 
