@@ -58,18 +58,17 @@ def _stylesheet() -> CSS:
     return CSS(filename=path)
 
 
-def _no_fetching(url: str, *args, **kwargs) -> dict:
-    """The templates need no file and no URL: a name in a printout can never fetch one."""
-    raise ValueError(f"printouts fetch nothing ({url[:40]})")
-
-
 def _render(template: str, context: dict) -> bytes:
     # WeasyPrint is imported on first use: importing it takes half a second, which every
     # process (and test worker) would pay at start-up for a page few requests ask for.
     from weasyprint import HTML
+    from weasyprint.urls import URLFetcher
 
     html = render_to_string(template, context)
-    document = HTML(string=html, url_fetcher=_no_fetching, base_url="about:blank")
+    # The templates need no file and no URL: nothing a user typed can make WeasyPrint
+    # read one (no protocol is allowed).
+    fetcher = URLFetcher(allowed_protocols=())
+    document = HTML(string=html, url_fetcher=fetcher, base_url="about:blank")
     return document.write_pdf(stylesheets=[_stylesheet()])
 
 
@@ -256,13 +255,9 @@ def protocols_context(round: Round, table: int | None = None) -> dict:
     tables, _byes = _tables(round, selectors.names(tournament))
     if table is not None:
         tables = [one for one in tables if one.number == table]
-    sheets: dict[tuple[str, ...], Drawing] = {}
-    protocols = []
-    for one in tables:
-        names = tuple(line.name for line in one.seats)
-        if names not in sheets:
-            sheets[names] = blank_sheet(rules, list(names))
-        protocols.append(Protocol(one, sheets[names]))
+    protocols = [
+        Protocol(one, blank_sheet(rules, [line.name for line in one.seats])) for one in tables
+    ]
     points_label = {
         Scoring.CAPS: _("After caps"),
         Scoring.PLACES: _("Points"),
@@ -273,7 +268,7 @@ def protocols_context(round: Round, table: int | None = None) -> dict:
         _("Round %(number)s: table protocols") % {"number": round.number},
         round=round,
         protocols=protocols,
-        convention=PRESET_LABELS.get(rules.preset, ""),
+        convention=PRESET_LABELS[rules.preset],
         pool_target=rules.pool_target,
         points_label=points_label,
     )

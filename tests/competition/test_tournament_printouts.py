@@ -17,7 +17,7 @@ from fractions import Fraction
 import pypdf
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from club.models import Club, Role
@@ -290,6 +290,31 @@ def test_a_protocol_for_one_table_has_its_page_only(cup):
     assert printouts.protocols_size(round, 99) == 0
 
 
+def test_long_names_keep_each_protocol_on_its_page(club_a):
+    # The longest names the roster takes (60 characters).
+    long = [f"{name} Олександрович-Коваленко-Бондаренко-Шевченко-Кравець"[:60] for name in NAMES]
+    cup = play_tournament(club_a, names=long, played=0, draft=True)
+    round = selectors.round_of(cup, 1)
+    services.round_publish(round=round, by=None)
+
+    pages = pdf_pages(printouts.protocols_pdf(round))
+
+    assert len(pages) == 2
+    assert all(name in "".join(pages).replace("\n", "") for name in long)
+
+
+def test_what_a_name_says_is_printed_not_obeyed(club_a):
+    names = ['<img src="file:///etc/passwd">', "Boris", "Vera"]
+    cup = play_tournament(club_a, names=names, played=0, draft=True)
+    Tournament.objects.filter(pk=cup.pk).update(name="<b>Cup</b> <style>body{}</style>")
+    cup.refresh_from_db()
+
+    text = pdf_text(printouts.seating_pdf(selectors.round_of(cup, 1)))
+
+    assert '<img src="file:///etc/passwd">' in text
+    assert "<b>Cup</b> <style>body{}</style>" in text
+
+
 def test_the_blank_sheet_is_ruled_for_the_tables_players():
     rules = engine.Rules(pool_target=20)
 
@@ -344,7 +369,9 @@ def test_the_standings_print_every_line_as_the_selectors_compute_it(club_a):
         printed = lines[names[line.player]]
         assert printed.startswith(f"{line.place} {names[line.player]} ")
         assert printed.endswith(expected_cells(line, [1, 2]))
-    # The total is the sum of the rounds (caps) and nonzero somewhere: real numbers.
+    # In the standings' order, and with real numbers (not all zero).
+    order = sorted(lines, key=lambda name: text.index(lines[name]))
+    assert order == [names[line.player] for line in table.lines]
     assert any(line.score for line in table.lines)
 
 
@@ -403,6 +430,38 @@ def test_the_final_standings_are_titled_so_and_show_penalties(club_a):
     assert f"−7 {figure(penalised.score)}" in printed
 
 
+def test_a_final_stage_puts_the_finalists_first(club_a):
+    cup = play_tournament(club_a, rounds=2, played=2, stage_after=1, stage_top=4)
+    names = selectors.names(cup)
+    table = selectors.standings(cup)
+    finalists = [line for line in table.lines if line.finalist]
+    assert len(finalists) == 4
+
+    text = pdf_text(printouts.standings_pdf(cup))
+
+    lines = standing_lines(text)
+    order = sorted(lines, key=lambda name: text.index(lines[name]))
+    assert order == [names[line.player] for line in table.lines]
+    for line in table.lines:
+        assert lines[names[line.player]].endswith(expected_cells(line, [1, 2]))
+        if not line.finalist:
+            assert " — " in lines[names[line.player]]  # no round 2 for him
+
+
+def test_a_round_below_the_floor_is_marked_for_the_judge(club_a):
+    cup = play_tournament(club_a, played=1, floor=0)
+    names = selectors.names(cup)
+    flagged = [line for line in selectors.standings(cup).lines if line.flagged]
+    assert flagged
+
+    text = pdf_text(printouts.standings_pdf(cup))
+
+    assert "! : a round below the floor, for the judge." in text.replace("\n", " ")
+    lines = standing_lines(text)
+    for line in selectors.standings(cup).lines:
+        assert (f"{names[line.player]} ! " in lines[names[line.player]]) == bool(line.flagged)
+
+
 def test_standings_with_no_round_confirmed_say_so(club_a):
     cup = play_tournament(club_a, played=0)
 
@@ -453,6 +512,11 @@ def test_figures_are_printed_as_players_write_them():
     assert figure(Fraction(430, 3)) == "143.33"
     assert figure(Fraction(-1, 3)) == "−0.33"
     assert figure(None) == ""
+
+
+def test_figures_follow_the_language():
+    with translation.override("uk"):
+        assert figure(Fraction(430, 3)) == "143,33"
 
 
 def test_the_alphabetical_key_follows_the_alphabets():
