@@ -14,14 +14,14 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
 from club.params import parse_int
-from club.rendering import wants_fragment
-from competition import printouts
+from club.rendering import club_context, render_page, wants_fragment
+from competition import files, printouts
 from competition import tournament_selectors as selectors
 from competition.models import Round, RoundState, Tournament
 
@@ -51,12 +51,6 @@ def _round(access: ClubAccess, tournament: Tournament, number: int, *, draft: bo
     return found
 
 
-def _filename(tournament: Tournament, what: str) -> str:
-    """The file's name: the tournament's, without what a header or a path cannot hold."""
-    name = "".join(c if c.isprintable() and c not in "/\\" else " " for c in tournament.name)
-    return f"{' '.join(name.split())} - {what}.pdf"
-
-
 @require_GET
 def print_seating(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
@@ -68,10 +62,10 @@ def print_seating(
     what = _("round %(number)s seating") % {"number": number}
     if found.state == RoundState.DRAFT:
         what = _("round %(number)s seating DRAFT") % {"number": number}
-    return _pdf(printouts.seating_pdf(found), _filename(tournament, what))
+    return _pdf(printouts.seating_pdf(found), printouts.filename(tournament, what))
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def print_protocols(
     request: HttpRequest,
     club_slug: str,
@@ -79,18 +73,43 @@ def print_protocols(
     number: int,
     table: int | None = None,
 ) -> HttpResponse:
-    """Every table's protocol of the round, a page each; or one table's (`table`)."""
+    """Every table's protocol of the round, a page each; or one table's (`table`).
+
+    A big round's protocols (over PROTOCOLS_THRESHOLD_TABLES) take seconds: a GET then
+    answers a page with a button, whose POST has the file prepared in the background
+    (competition.files) and leads to the page that offers it when it is ready.
+    """
     access, tournament = _tournament(request, club_slug, tournament_id, Role.SECRETARY)
     found = _round(access, tournament, number, draft=False)
     if table is not None and not printouts.has_table(found, table):
         raise Http404
+    size = printouts.protocols_size(found, table)
+    big = table is None and size > printouts.PROTOCOLS_THRESHOLD_TABLES
+    if request.method == "POST":
+        if not big:
+            raise Http404  # only a big round's protocols are prepared
+        return files.respond_or_prepare(
+            request,
+            access,
+            kind=printouts.PROTOCOLS_KIND,
+            params={"tournament_id": tournament.pk, "number": number},
+            size=size,
+            threshold=printouts.PROTOCOLS_THRESHOLD_TABLES,
+        )
+    if big:
+        return render_page(
+            request,
+            "competition/print_prepare.html",
+            {**club_context(access), "tournament": tournament, "round": found, "tables": size},
+            fragment="prepare",
+        )
     if wants_fragment(request):
         return HttpResponseClientRedirect(request.get_full_path())
     if table is None:
         what = _("round %(number)s protocols") % {"number": number}
     else:
         what = _("round %(number)s table %(table)s protocol") % {"number": number, "table": table}
-    return _pdf(printouts.protocols_pdf(found, table), _filename(tournament, what))
+    return _pdf(printouts.protocols_pdf(found, table), printouts.filename(tournament, what))
 
 
 @require_GET
@@ -110,7 +129,7 @@ def print_standings(request: HttpRequest, club_slug: str, tournament_id: int) ->
         what = _("standings")
     else:
         what = _("standings after round %(number)s") % {"number": after}
-    return _pdf(printouts.standings_pdf(tournament, after), _filename(tournament, what))
+    return _pdf(printouts.standings_pdf(tournament, after), printouts.filename(tournament, what))
 
 
 @require_GET
@@ -121,4 +140,6 @@ def print_teams(request: HttpRequest, club_slug: str, tournament_id: int) -> Htt
         raise Http404
     if wants_fragment(request):
         return HttpResponseClientRedirect(request.get_full_path())
-    return _pdf(printouts.team_standings_pdf(tournament), _filename(tournament, _("teams")))
+    return _pdf(
+        printouts.team_standings_pdf(tournament), printouts.filename(tournament, _("teams"))
+    )

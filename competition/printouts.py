@@ -28,7 +28,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from club.models import Club
+from competition import files
 from competition import tournament_scoring as ts
 from competition import tournament_selectors as selectors
 from competition.messages import PROBLEMS
@@ -277,6 +280,30 @@ def protocols_context(round: Round, table: int | None = None) -> dict:
 def protocols_pdf(round: Round, table: int | None = None) -> bytes:
     """A protocol per table of the round, one page each (or the one table asked for)."""
     return _render("competition/print/protocols.html", protocols_context(round, table))
+
+
+#: The tables over which a round's protocols are prepared in the background (competition.files):
+#: bench/printouts.py times them (protocols_ms_per_table) and this is about a second's worth.
+PROTOCOLS_THRESHOLD_TABLES = 20
+PROTOCOLS_KIND = "tournament-protocols"
+
+
+@files.register(PROTOCOLS_KIND, label=gettext_lazy("A round's table protocols (PDF)"))
+def protocols_file(club: Club, *, tournament_id: int, number: int) -> files.BuiltFile:
+    """Every table's protocol of a published round, as one file (the worker's way)."""
+    round = Round.objects.select_related("tournament__club").get(
+        tournament__club=club, tournament_id=tournament_id, number=number
+    )
+    what = _("round %(number)s protocols") % {"number": number}
+    return files.BuiltFile(
+        filename(round.tournament, what), "application/pdf", protocols_pdf(round)
+    )
+
+
+def filename(tournament: Tournament, what: str) -> str:
+    """A printout's file name: the tournament's, without what a header or a path cannot hold."""
+    name = "".join(c if c.isprintable() and c not in "/\\" else " " for c in tournament.name)
+    return f"{' '.join(name.split())} - {what}.pdf"
 
 
 # --- standings ------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from competition import printouts
 from competition import tournament_selectors as selectors
 from competition import tournament_services as services
 from competition.demo import next_valid_deal
-from competition.models import Round, RoundState, Scoring, Tournament
+from competition.models import FileState, PreparedFile, Round, RoundState, Scoring, Tournament
 from competition.printouts import figure
 from scoring import engine
 from scoring.engine import preset_rules, rules_to_dict
@@ -691,3 +691,63 @@ def test_only_get_is_answered(client, owner, cup):
     response = client.post(url("tournament-print-standings", cup))
 
     assert response.status_code == 405
+
+
+# --- a big round's protocols: prepared in the background (competition.files) ----------------
+
+
+@pytest.fixture
+def small_threshold(monkeypatch):
+    """Every round of two tables or more counts as big."""
+    monkeypatch.setattr(printouts, "PROTOCOLS_THRESHOLD_TABLES", 1)
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_a_big_rounds_protocols_are_offered_as_a_prepared_file(
+    as_persona, cup, persona, small_threshold
+):
+    client = as_persona(persona)
+    address = url("tournament-print-protocols", cup, 1)
+
+    page = client.get(address)
+    fragment = client.get(address, headers=HTMX)
+    posted = client.post(address)
+
+    assert page.status_code == RECORD[persona]
+    assert fragment.status_code == RECORD[persona]
+    assert posted.status_code in (RECORD[persona], 302)
+    if RECORD[persona] != 200:
+        assert posted.status_code == RECORD[persona]
+        assert not PreparedFile.objects.exists()
+        return
+    assert "Tables in this round: 2." in page.content.decode()
+    assert 'id="prepare-protocols"' in page.content.decode()
+    assert "<html" not in fragment.content.decode()
+    assert "Prepare the file" in fragment.content.decode()
+    prepared = PreparedFile.objects.get()
+    assert posted.status_code == 302
+    assert posted["Location"] == prepared.get_absolute_url()
+    assert prepared.state == FileState.READY  # the immediate backend built it at once
+    download = client.get(reverse("competition:file-download", args=[cup.club.slug, prepared.pk]))
+    pages = pdf_pages(
+        b"".join(download.streaming_content) if download.streaming else download.content
+    )
+    assert len(pages) == 2
+    assert "Round 1 · Table 2" in pages[-1]
+
+
+def test_one_tables_protocol_still_downloads_at_once(client, owner, cup, small_threshold):
+    client.force_login(owner)
+
+    response = client.get(url("tournament-print-protocols", cup, 1, 2))
+
+    assert len(pdf_pages(assert_pdf(response, "protocol"))) == 1
+
+
+def test_a_small_rounds_protocols_are_not_prepared(client, owner, cup):
+    client.force_login(owner)
+
+    response = client.post(url("tournament-print-protocols", cup, 1))
+
+    assert response.status_code == 404
+    assert not PreparedFile.objects.exists()
