@@ -462,6 +462,21 @@ def test_a_round_below_the_floor_is_marked_for_the_judge(club_a):
         assert (f"{names[line.player]} ! " in lines[names[line.player]]) == bool(line.flagged)
 
 
+def page_is_landscape(content: bytes) -> bool:
+    box = pypdf.PdfReader(io.BytesIO(content)).pages[0].mediabox
+    return box.width > box.height
+
+
+def test_many_columns_turn_the_standings_page_to_landscape(club_a):
+    short = play_tournament(club_a, rounds=5, played=4, deals=False)
+    assert not page_is_landscape(printouts.standings_pdf(short))  # 4 rounds, 4 tie-breaks
+
+    services.round_draft(tournament=short)
+    play_round(short.rounds.get(number=5), deals=False)
+
+    assert page_is_landscape(printouts.standings_pdf(short))  # 5 rounds, 4 tie-breaks
+
+
 def test_standings_with_no_round_confirmed_say_so(club_a):
     cup = play_tournament(club_a, played=0)
 
