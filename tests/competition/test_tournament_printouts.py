@@ -269,9 +269,12 @@ def test_each_table_gets_a_protocol_page_with_its_players_and_first_dealer(cup):
         for box in ("Pool", "Mountain", "Whists", "Result", "Place", "Aftercaps", "Signature"):
             assert box in compact
         assert "Judge:" in page
-        assert re.findall(r"^(\d)\. (.+)$", page, re.MULTILINE) == [
-            (str(k), names[p]) for k, p in enumerate(table.seats, start=1)
-        ]
+        # The players table, the blank sheet (by his edge) and the results table.
+        assert all(page.count(names[p]) == 3 for p in table.seats)
+        # The results table's rows and the sheet's edges: "1. Name".
+        assert sorted(re.findall(r"^(\d)\. (.+)$", page, re.MULTILINE)) == sorted(
+            [(str(k), names[p]) for k, p in enumerate(table.seats, start=1)] * 2
+        )
 
 
 def test_a_protocol_for_one_table_has_its_page_only(cup):
@@ -321,11 +324,29 @@ def test_the_blank_sheet_is_ruled_for_the_tables_players():
     four = printouts.blank_sheet(rules, ["Anna", "Boris", "Vera", "Gleb"])
     three = printouts.blank_sheet(rules, ["Anna", "Boris", "Vera"])
 
-    assert [p.name for p in four.players] == ["Anna", "Boris", "Vera", "Gleb"]
-    assert all(len(p.whists) == 3 for p in four.players)
-    assert all(len(p.whists) == 2 for p in three.players)
-    assert four.target.text == "20"
-    assert all(not p.pool_sequence and not p.mountain_sequence for p in four.players)
+    assert [p.label.text for p in four.names.players] == [
+        "1. Anna",
+        "2. Boris",
+        "3. Vera",
+        "4. Gleb",
+    ]
+    # Each player's columns of whists, headed by the opponents' seats.
+    assert [[c.opponent for c in p.whists] for p in four.seats.players] == [
+        ["4", "3", "2"],
+        ["1", "4", "3"],
+        ["2", "1", "4"],
+        ["3", "2", "1"],
+    ]
+    assert [[c.opponent for c in p.whists] for p in three.seats.players] == [
+        ["3", "2"],
+        ["1", "3"],
+        ["2", "1"],
+    ]
+    assert four.names.target.text == "20"
+    assert all(not p.pool_sequence and not p.mountain_sequence for p in four.names.players)
+    # The same ruling under both labellings.
+    assert four.names.borders == four.seats.borders
+    assert four.names.dividers == four.seats.dividers
 
 
 # --- standings ------------------------------------------------------------------------------
