@@ -173,8 +173,8 @@ def seating_size(round: Round) -> int:
 
 # The list A to Z: so many lines a page, in two columns read down. Laid out by hand, as a
 # table of two columns a page: CSS columns made WeasyPrint lay every page out again and again
-# (bench/printouts.py: the seating of 300 players took twice as long). A name too long for
-# one line wraps; the page's table then runs on to the next page, still in order.
+# (bench/printouts.py: the seating of 300 players took twice as long). Every line is one line
+# high, so that a page holds its lines: a long name is printed smaller, the longest cut.
 LINES_PER_COLUMN = 36
 
 

@@ -301,9 +301,11 @@ def test_long_names_keep_each_protocol_on_its_page(club_a):
     services.round_publish(round=round, by=None)
 
     pages = pdf_pages(printouts.protocols_pdf(round))
+    seating = pdf_pages(printouts.seating_pdf(round))
 
     assert len(pages) == 2
     assert all(name in "".join(pages).replace("\n", "") for name in long)
+    assert len(seating) == 2  # the cards, then the list A to Z
 
 
 def test_what_a_name_says_is_printed_not_obeyed(club_a):
@@ -555,15 +557,26 @@ def test_figures_follow_the_language():
         assert figure(Fraction(430, 3)) == "143,33"
 
 
-def test_the_alphabetical_key_follows_the_alphabets():
+def test_the_examples_in_the_module_hold():
     assert doctest.testmod(printouts).failed == 0
-    assert sorted(["Їжак", "Ірина", "Ёлка", "Яків", "Ґанна"], key=printouts.alphabetical) == [
-        "Ґанна",
-        "Ёлка",
-        "Ірина",
-        "Їжак",
-        "Яків",
+
+
+def test_the_list_a_to_z_is_cut_into_pages_of_two_columns_read_down():
+    pages = printouts.columns_of(list(range(1, 12)), lines=3)
+
+    assert pages == [
+        [(1, 4), (2, 5), (3, 6)],
+        [(7, 10), (8, 11), (9, None)],
     ]
+    assert printouts.columns_of([]) == []
+
+
+def test_the_alphabetical_key_follows_the_alphabets():
+    names = ["Їжак", "Ірина", "Ёлка", "Яків", "Ґанна", "Ольга", "Anna", "д’Артаньян"]
+
+    ordered = sorted(names, key=printouts.alphabetical)
+
+    assert ordered == ["Anna", "Ґанна", "д’Артаньян", "Ёлка", "Ірина", "Їжак", "Ольга", "Яків"]
 
 
 # --- the views: who may download what -------------------------------------------------------
