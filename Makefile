@@ -73,6 +73,7 @@ bench: install
 	$(PY) bench/engine.py
 	$(PY) bench/entry.py
 	$(PY) bench/tournament.py
+	$(PY) bench/printouts.py
 	@if url=$$(.ci/postgres-url); then $(PY) bench/league.py && $(PY) bench/files.py && \
 	  TEST_DATABASE_URL="$$url" $(PY) bench/load.py; \
 	else echo "SKIPPED: bench/league.py, bench/files.py and bench/load.py need PostgreSQL"; fi

@@ -18,6 +18,7 @@ prints the milliseconds per unit.
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -68,9 +69,9 @@ def _render(template: str, context: dict) -> bytes:
     from weasyprint.urls import URLFetcher
 
     html = render_to_string(template, context)
-    # The templates need no file and no URL: nothing a user typed can make WeasyPrint
-    # read one (no protocol is allowed).
-    fetcher = URLFetcher(allowed_protocols=())
+    # The templates need no file and no URL, only the data: URLs of the sheets they hold:
+    # nothing a user typed can make WeasyPrint read a file or fetch an address.
+    fetcher = URLFetcher(allowed_protocols=("data",))
     document = HTML(string=html, url_fetcher=fetcher, base_url="about:blank")
     return document.write_pdf(stylesheets=[_stylesheet()])
 
@@ -175,8 +176,8 @@ def seating_size(round: Round) -> int:
 
 # The list A to Z: so many lines a page, in two columns read down. Laid out by hand, as a
 # table of two columns a page: CSS columns made WeasyPrint lay every page out again and again
-# (bench/printouts.py: the seating of 300 players took twice as long). A name too long for
-# one line wraps; the page's table then runs on to the next page, still in order.
+# (bench/printouts.py: the seating of 300 players took twice as long). Every line is one line
+# high, so that a page holds its lines: a long name is printed smaller, the longest cut.
 LINES_PER_COLUMN = 36
 
 
@@ -228,16 +229,42 @@ def seating_pdf(round: Round) -> bytes:
 _SEAT_IDS = ("A", "B", "C", "D")
 
 
-def blank_sheet(rules: engine.Rules, names: list[str]) -> Drawing:
-    """The paper pulka of a table before its first deal: the ruling, names and the target."""
+@dataclass(frozen=True)
+class BlankSheet:
+    """The paper pulka of a table before its first deal: `names` labels each player's edge
+    ("1. Anna"), `seats` heads each column of whists with the opponent's seat ("2")."""
+
+    names: Drawing
+    seats: Drawing
+
+
+def blank_sheet(rules: engine.Rules, names: list[str]) -> BlankSheet:
+    """The sheet's ruling, the players' names by their edges and the pool in the circle.
+
+    The columns are headed by seat numbers, not names: WeasyPrint draws an SVG's text letter
+    by letter, and names in twelve columns took a third of the time it spent drawing the
+    protocols (bench/printouts.py: 7.3 s for 75 tables with them, 6.4 s without).
+    """
     ids = list(_SEAT_IDS[: len(names)])
-    return pulka_drawing(engine.compute_sheet(rules, ids, []), names)
+    sheet = engine.compute_sheet(rules, ids, [])
+    labelled = [f"{k}. {name}" for k, name in enumerate(names, start=1)]
+    numbers = [str(k) for k in range(1, len(names) + 1)]
+    return BlankSheet(pulka_drawing(sheet, labelled), pulka_drawing(sheet, numbers))
 
 
 @dataclass(frozen=True)
 class Protocol:
     table: TableSeats
-    sheet: Drawing
+    sheet: BlankSheet
+
+    @property
+    def image(self) -> str:
+        """The sheet as an SVG image in a data: URL. An image, not SVG inline in the page:
+        WeasyPrint then styles the page without the sheet's elements and draws it faster
+        (bench/printouts.py: a fifth off the protocols' time)."""
+        context = {"sheet": self.sheet.names, "columns": self.sheet.seats.players}
+        svg = render_to_string("competition/print/_sheet.html", context)
+        return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
 def protocols_size(round: Round, table: int | None = None) -> int:

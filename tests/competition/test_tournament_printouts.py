@@ -269,9 +269,12 @@ def test_each_table_gets_a_protocol_page_with_its_players_and_first_dealer(cup):
         for box in ("Pool", "Mountain", "Whists", "Result", "Place", "Aftercaps", "Signature"):
             assert box in compact
         assert "Judge:" in page
-        assert re.findall(r"^(\d)\. (.+)$", page, re.MULTILINE) == [
-            (str(k), names[p]) for k, p in enumerate(table.seats, start=1)
-        ]
+        # The players table, the blank sheet (by his edge) and the results table.
+        assert all(page.count(names[p]) == 3 for p in table.seats)
+        # The results table's rows and the sheet's edges: "1. Name".
+        assert sorted(re.findall(r"^(\d)\. (.+)$", page, re.MULTILINE)) == sorted(
+            [(str(k), names[p]) for k, p in enumerate(table.seats, start=1)] * 2
+        )
 
 
 def test_a_protocol_for_one_table_has_its_page_only(cup):
@@ -298,9 +301,11 @@ def test_long_names_keep_each_protocol_on_its_page(club_a):
     services.round_publish(round=round, by=None)
 
     pages = pdf_pages(printouts.protocols_pdf(round))
+    seating = pdf_pages(printouts.seating_pdf(round))
 
     assert len(pages) == 2
     assert all(name in "".join(pages).replace("\n", "") for name in long)
+    assert len(seating) == 2  # the cards, then the list A to Z
 
 
 def test_what_a_name_says_is_printed_not_obeyed(club_a):
@@ -321,11 +326,29 @@ def test_the_blank_sheet_is_ruled_for_the_tables_players():
     four = printouts.blank_sheet(rules, ["Anna", "Boris", "Vera", "Gleb"])
     three = printouts.blank_sheet(rules, ["Anna", "Boris", "Vera"])
 
-    assert [p.name for p in four.players] == ["Anna", "Boris", "Vera", "Gleb"]
-    assert all(len(p.whists) == 3 for p in four.players)
-    assert all(len(p.whists) == 2 for p in three.players)
-    assert four.target.text == "20"
-    assert all(not p.pool_sequence and not p.mountain_sequence for p in four.players)
+    assert [p.label.text for p in four.names.players] == [
+        "1. Anna",
+        "2. Boris",
+        "3. Vera",
+        "4. Gleb",
+    ]
+    # Each player's columns of whists, headed by the opponents' seats.
+    assert [[c.opponent for c in p.whists] for p in four.seats.players] == [
+        ["4", "3", "2"],
+        ["1", "4", "3"],
+        ["2", "1", "4"],
+        ["3", "2", "1"],
+    ]
+    assert [[c.opponent for c in p.whists] for p in three.seats.players] == [
+        ["3", "2"],
+        ["1", "3"],
+        ["2", "1"],
+    ]
+    assert four.names.target.text == "20"
+    assert all(not p.pool_sequence and not p.mountain_sequence for p in four.names.players)
+    # The same ruling under both labellings.
+    assert four.names.borders == four.seats.borders
+    assert four.names.dividers == four.seats.dividers
 
 
 # --- standings ------------------------------------------------------------------------------
@@ -462,6 +485,21 @@ def test_a_round_below_the_floor_is_marked_for_the_judge(club_a):
         assert (f"{names[line.player]} ! " in lines[names[line.player]]) == bool(line.flagged)
 
 
+def page_is_landscape(content: bytes) -> bool:
+    box = pypdf.PdfReader(io.BytesIO(content)).pages[0].mediabox
+    return box.width > box.height
+
+
+def test_many_columns_turn_the_standings_page_to_landscape(club_a):
+    short = play_tournament(club_a, rounds=5, played=4, deals=False)
+    assert not page_is_landscape(printouts.standings_pdf(short))  # 4 rounds, 4 tie-breaks
+
+    services.round_draft(tournament=short)
+    play_round(short.rounds.get(number=5), deals=False)
+
+    assert page_is_landscape(printouts.standings_pdf(short))  # 5 rounds, 4 tie-breaks
+
+
 def test_standings_with_no_round_confirmed_say_so(club_a):
     cup = play_tournament(club_a, played=0)
 
@@ -519,15 +557,26 @@ def test_figures_follow_the_language():
         assert figure(Fraction(430, 3)) == "143,33"
 
 
-def test_the_alphabetical_key_follows_the_alphabets():
+def test_the_examples_in_the_module_hold():
     assert doctest.testmod(printouts).failed == 0
-    assert sorted(["Їжак", "Ірина", "Ёлка", "Яків", "Ґанна"], key=printouts.alphabetical) == [
-        "Ґанна",
-        "Ёлка",
-        "Ірина",
-        "Їжак",
-        "Яків",
+
+
+def test_the_list_a_to_z_is_cut_into_pages_of_two_columns_read_down():
+    pages = printouts.columns_of(list(range(1, 12)), lines=3)
+
+    assert pages == [
+        [(1, 4), (2, 5), (3, 6)],
+        [(7, 10), (8, 11), (9, None)],
     ]
+    assert printouts.columns_of([]) == []
+
+
+def test_the_alphabetical_key_follows_the_alphabets():
+    names = ["Їжак", "Ірина", "Ёлка", "Яків", "Ґанна", "Ольга", "Anna", "д’Артаньян"]
+
+    ordered = sorted(names, key=printouts.alphabetical)
+
+    assert ordered == ["Anna", "Ґанна", "д’Артаньян", "Ёлка", "Ірина", "Їжак", "Ольга", "Яків"]
 
 
 # --- the views: who may download what -------------------------------------------------------
