@@ -135,7 +135,10 @@ def draft_review(round: Round) -> DraftReview:
     ]
     byes = [(name(bye.player), _bye_reason(bye.reason)) for bye in seating.byes]
     entrants = selectors.entrants(tournament, round.number)
-    warnings = selectors.named(seat.warnings(seating, history=past, entrants=entrants), names)
+    problems = seat.warnings(seating, history=past, entrants=entrants)
+    if tournament.team_best:  # teams of 3 to 5: a team of another size is the organiser's call
+        problems += seat.team_problems(entrants)
+    warnings = selectors.named(problems, names)
     everyone = list(dict.fromkeys([*seating.players, *(b.player for b in seating.byes)]))
     players = sorted(((p, name(p)) for p in everyone), key=lambda item: item[1].casefold())
     rounds = [*past, seating]

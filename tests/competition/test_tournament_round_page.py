@@ -655,3 +655,18 @@ def test_the_round_page_costs_the_same_for_8_players_and_for_24(as_persona, club
             assert client.get(url(round)).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_draft_warns_of_a_team_too_small(client, owner, club_a):
+    cup = make_tournament(club_a, team_best=2)
+    entries = list(cup.entries.order_by("pk"))
+    for entry, team in zip(entries, ["Aces"] * 3 + ["Kings"] * 2, strict=False):
+        entry.team = team
+        entry.save(update_fields=["team"])
+    round = draft(cup)
+    client.force_login(owner)
+
+    text = html(client.get(round.get_absolute_url()))
+
+    assert "Team Kings has 2 players: a team has 3 to 5." in text
+    assert "Team Aces" not in text
