@@ -14,6 +14,6 @@ class CompetitionConfig(AppConfig):
     verbose_name = _("Competition")
 
     def ready(self) -> None:
-        # receivers connects to scoring's signals; backup registers its file builder, which
-        # a worker must find (competition.files).
-        from competition import backup, receivers  # noqa: F401
+        # receivers connects to scoring's signals; backup and printouts register their file
+        # builders, which a worker must find (competition.files).
+        from competition import backup, printouts, receivers  # noqa: F401

@@ -31,9 +31,10 @@ from competition.models import (
     RoundState,
     RoundTable,
     Scoring,
+    SeatingMethod,
     Tournament,
 )
-from competition.problems import Problem
+from competition.problems import Problem, TournamentError
 from scoring.models import PulkaResultCache, PulkaStatus
 
 
@@ -260,6 +261,28 @@ def history(tournament: Tournament, before: int) -> list[seat.Seating]:
         state=RoundState.DRAFT
     )
     return [seating_of(one) for one in rounds.order_by("number")]
+
+
+def planned_rounds(tournament: Tournament) -> tuple[seat.Seating, ...]:
+    """A schedule published in advance: the rounds not yet published, as the tournament's
+    seed draws them for the players entered now, against the rounds as they were played
+    (tournament_services.round_draft draws the next one the same way). Empty for the other
+    methods, when every round is out, or when too few players are entered."""
+    if tournament.seating != SeatingMethod.SCHEDULE:
+        return ()
+    published = Round.objects.filter(tournament=tournament).exclude(state=RoundState.DRAFT)
+    first = published.count() + 1
+    if first > tournament.round_count:
+        return ()
+    try:
+        return seat.schedule(
+            entrants(tournament, first),
+            rounds=tournament.round_count - first + 1,
+            seed=tournament.seed,
+            history=history(tournament, first),
+        )
+    except TournamentError:
+        return ()
 
 
 def named(problems: Sequence[Problem], names: dict[int, str]) -> list[str]:

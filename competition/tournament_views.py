@@ -306,7 +306,7 @@ def _restore(request: HttpRequest, entry: Entry) -> str:
 def _team(request: HttpRequest, entry: Entry) -> str:
     form = TeamForm(request.POST)
     if not form.is_valid():
-        raise TournamentServiceError(_("A team's name has at most 60 characters."))
+        raise TournamentServiceError(" ".join(form.errors["team"]))
     entry = services.entry_update(entry=entry, team=form.cleaned_data["team"])
     if entry.team:
         return _("%(name)s plays for team %(team)s.") % {

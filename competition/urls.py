@@ -4,6 +4,7 @@ from competition import (
     background_views,
     file_views,
     league_views,
+    printout_views,
     profile_views,
     roster_views,
     standings_views,
@@ -18,6 +19,7 @@ T = "c/<slug:club_slug>/tournaments/"
 TI = T + "<int:tournament_id>/"
 TE = TI + "entries/<int:entry_id>/"
 TR = TI + "rounds/<int:number>/"
+P = T + "<int:tournament_id>/print/"
 
 urlpatterns = [
     path("ratings/", profile_views.ratings_help, name="ratings-help"),
@@ -82,4 +84,23 @@ urlpatterns = [
         tournament_public_views.tournament_screen,
         name="tournament-screen",
     ),
+    # The organisers' printouts (PDF downloads).
+    path(
+        P + "rounds/<int:number>/seating/",
+        printout_views.print_seating,
+        name="tournament-print-seating",
+    ),
+    path(
+        P + "rounds/<int:number>/protocols/",
+        printout_views.print_protocols,
+        name="tournament-print-protocols",
+    ),
+    # The same name: reverse() picks this one when given the table.
+    path(
+        P + "rounds/<int:number>/protocols/<int:table>/",
+        printout_views.print_protocols,
+        name="tournament-print-protocols",
+    ),
+    path(P + "standings/", printout_views.print_standings, name="tournament-print-standings"),
+    path(P + "teams/", printout_views.print_teams, name="tournament-print-teams"),
 ]

@@ -286,6 +286,7 @@ def world(client) -> World:
             "draft_tournament_id": draft_cup.pk,
             "entry_id": entry.pk,
             "file_id": backup_file.pk,
+            "table": 1,
         },
         deal=deal_post(
             dealer="1",
@@ -441,6 +442,10 @@ SPECS: dict[str, Spec] = {
     "competition:tournament-standings-export": Spec(get=("after",), fmt=("csv", "xlsx", "pdf")),
     "competition:tournament-find": Spec(get=("round", "q")),
     "competition:tournament-screen": Spec(get=("page",)),
+    "competition:tournament-print-seating": Spec(get=("v",)),
+    "competition:tournament-print-protocols": Spec(get=("v",)),
+    "competition:tournament-print-standings": Spec(get=("after",)),
+    "competition:tournament-print-teams": Spec(get=("v",)),
 }
 
 

@@ -82,6 +82,12 @@ NOT_PAGES = {
     "competition:round-reseat": "POST only: the re-seat form of the round page",
     "competition:round-confirm": "POST only: a button of the round page",
     "competition:tournament-standings-export": "download: the standings as CSV/XLSX",
+    "competition:tournament-print-seating": "download: the seating as PDF",
+    "competition:tournament-print-protocols": (
+        "download: the protocols as PDF (a big round's is a one-button page, file_detail's card)"
+    ),
+    "competition:tournament-print-standings": "download: the standings as PDF",
+    "competition:tournament-print-teams": "download: the team standings as PDF",
     "competition:club-backup": "POST only: the backup button on the background page",
     "competition:file-download": "download: a prepared file (its page is audited)",
     # django-allauth's own URLs that need a flow the test cannot reach.

@@ -552,7 +552,7 @@ def test_a_team_name_too_long_is_refused(as_persona, cup):
 
     anna.refresh_from_db()
     assert anna.team == ""
-    assert "at most 60 characters" in assert_fragment(response, "entries")
+    assert "has at most 60 characters" in assert_fragment(response, "entries")
 
 
 def test_a_substitute_plays_for_a_withdrawn_player(as_persona, cup):

@@ -308,9 +308,11 @@ def test_every_player_is_seated_once_at_tables_of_four_and_three(players, sizes)
 def test_a_schedule_published_in_advance_is_the_one_played():
     t = tournament(players=16, round_count=3, seating=SeatingMethod.SCHEDULE)
     planned = seat.schedule(sel.entrants(t, 1), rounds=3, seed=t.seed)
+    assert sel.planned_rounds(t) == planned
 
     played = []
     for k in range(3):
+        assert [x.tables for x in sel.planned_rounds(t)] == [x.tables for x in planned[k:]]
         r = full_round(t, deals=1)
         assert sel.seating_of(r).tables == planned[k].tables
         assert r.seed == planned[k].seed == seat.round_seed(t.seed, k + 1)
@@ -318,6 +320,7 @@ def test_a_schedule_published_in_advance_is_the_one_played():
 
     assert [s.method.value for s in played] == ["rating", "mixing", "mixing"]
     assert seat.repeated_meetings(played) == 0
+    assert sel.planned_rounds(t) == ()
 
 
 def test_mixing_seats_sixteen_players_three_rounds_without_a_repeat():
