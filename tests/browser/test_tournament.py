@@ -6,24 +6,33 @@ which the small pools of a short round reach), enters 10 players (tables of 3, 3
 and plays each round as on the day: draw, look at the draft (tables, seed), publish,
 start, record deals, end the tables still running on time, confirm. One deal a round is
 entered on the ordinary pulka entry page at a table of 3; the rest are random valid deals
-recorded in the test process (scoring.services.deal_record, seeded).
+recorded in the test process (scoring.services.deal_record, seeded). The cup's seed is
+fixed, so every run draws the same seatings and plays the same deals.
 
 The standings page must show what the engine and the tournament's rule give when the test
 computes them itself: each table's pulka replayed (scoring.engine.compute_sheet), its
-settlement adjusted by the caps (competition.tournament_scoring). Bad input on the way:
-publishing a draft that seats a withdrawn player, confirming with a table still running.
+settlement adjusted by the caps (competition.tournament_scoring). The printouts (the
+seating, the table protocols, the final standings) are downloaded from their links and
+read back with pypdf: names, tables, seats and numbers. Bad input on the way: publishing a
+draft that seats a withdrawn player, confirming with a table still running.
 """
 
 from __future__ import annotations
 
+import io
 import random
 import re
+import time
 from fractions import Fraction
+from pathlib import Path
 
+import pypdf
 import pytest
+from django.db import OperationalError
 from playwright.sync_api import Page, expect
 
 from club.models import Role
+from competition import seating as seat
 from competition import tournament_scoring as ts
 from competition import tournament_selectors
 from competition.demo import next_valid_deal
@@ -50,6 +59,7 @@ PLAYERS = (
 )
 DEAL_CAP = 6
 ROUNDS = 3
+SEED = 20240406  # the cup's seed: every round's seating follows from it
 REFRESHING = {"kind", "declarer", "level", "dealer"}
 
 
@@ -98,6 +108,20 @@ def _round_action(page: Page, button, outcome: str) -> None:
 # --- the test process's deals ----------------------------------------------------------------
 
 
+def _unlocked(write, tries: int = 20, **kwargs) -> None:
+    """Write in the test process. The live server's SQLite (in memory, shared cache) does
+    not wait for a table lock: a poll the browser sent just before it left the page may
+    still be read there. The write is one transaction: tried again, it is done once."""
+    for attempt in range(tries):
+        try:
+            write(**kwargs)
+            return
+        except OperationalError as exc:
+            if "locked" not in str(exc) or attempt == tries - 1:
+                raise
+            time.sleep(0.05)
+
+
 def _play_random(pulka: Pulka, rng: random.Random, deals: int | None) -> None:
     """Record up to `deals` random valid deals (None: until the table ends by itself)."""
     names = pulka.names
@@ -110,7 +134,7 @@ def _play_random(pulka: Pulka, rng: random.Random, deals: int | None) -> None:
         data, _sheet = next_valid_deal(
             rng, pulka.engine_rules(), names, names[pulka.first_dealer], played
         )
-        deal_record(pulka=pulka, data=data, entered_by=None)
+        _unlocked(deal_record, pulka=pulka, data=data, entered_by=None)
         played.append(engine.deal_from_dict(data, len(played) + 1))
         count += 1
 
@@ -147,6 +171,29 @@ def _expected(tournament: Tournament) -> ts.TournamentStandings:
     )
 
 
+def _printed(value: Fraction) -> str:
+    """A number as the printouts write it in English: 12, −3, 56.67."""
+    sign = "\u2212" if value < 0 else ""
+    if value.denominator == 1:
+        return f"{sign}{abs(value.numerator)}"
+    return f"{sign}{abs(float(value)):.2f}"
+
+
+def _download(page: Page, link_text: str) -> list[str]:
+    """Click a printout's link on the page (a download in the owner's session); the text of
+    each of the PDF's pages, whitespace tidied."""
+    with page.expect_download() as info:
+        page.locator("#print-links a", has_text=link_text).click()
+    download = info.value
+    assert download.suggested_filename.endswith(".pdf")
+    content = Path(download.path()).read_bytes()
+    assert content.startswith(b"%PDF-")
+    return [
+        "\n".join(" ".join(line.split()) for line in one.extract_text().splitlines())
+        for one in pypdf.PdfReader(io.BytesIO(content)).pages
+    ]
+
+
 def _number(text: str) -> Fraction | None:
     """A cell's number as the page writes it: 12, −3, 1009/5 (empty: None)."""
     text = text.strip().replace("\u2212", "-")
@@ -156,7 +203,8 @@ def _number(text: str) -> Fraction | None:
 # --- the test ----------------------------------------------------------------------------------
 
 
-def test_an_organiser_plays_a_whole_small_tournament(live_server, page, artifacts):
+def test_an_organiser_plays_a_whole_small_tournament(live_server, page, artifacts, monkeypatch):
+    monkeypatch.setattr(seat, "new_seed", lambda: SEED)  # the same seatings on every run
     club = make_club(name="Сочинка", slug="sochi", is_public=False, pool_target=6)
     owner = make_member(club, Role.OWNER, username="olena").user
     base = live_server.url
@@ -191,7 +239,8 @@ def test_an_organiser_plays_a_whole_small_tournament(live_server, page, artifact
         page.click("#draw-round")
         page.wait_for_url(re.compile(rf"/rounds/{number}/$"))
         round = Round.objects.get(tournament=tournament, number=number)
-        assert round.method == ("swiss" if number > 1 else round.method)
+        if number > 1:
+            assert round.method == "swiss"
 
         # The draft: the tables (3, 3 and 4 players), the seed.
         expect(page.locator("#round-state")).to_have_text("draft")
@@ -225,7 +274,9 @@ def test_an_organiser_plays_a_whole_small_tournament(live_server, page, artifact
         # The rest in the test process: one table plays to its cap (or closes), the others
         # a deal or two more and are then ended on time. The browser waits on a blank page
         # meanwhile: the live server's SQLite (in memory, shared) refuses a read while this
-        # thread writes ("database table is locked"), and the entry page polls.
+        # thread writes ("database table is locked"), and the entry page polls (a poll
+        # still read there when the page went is what _unlocked waits out).
+        page.wait_for_load_state("networkidle")
         page.goto("about:blank")
         others = [t for t in tables if t != three]
         _play_random(three.pulka, rng, 1)
@@ -290,6 +341,8 @@ def test_an_organiser_plays_a_whole_small_tournament(live_server, page, artifact
     assert sum(line.whists for line in expected.lines) == 0  # every settlement sums to 0
     assert any(s.score != s.whists for line in expected.lines for s in line.rounds.values())
 
+    _check_printouts(page, base, tournament, expected, names)
+
 
 def _publish_refused_with_a_withdrawn_player(
     page: Page, base: str, tournament: Tournament, round: Round
@@ -326,3 +379,65 @@ def _publish_refused_with_a_withdrawn_player(
     assert entry.is_active
     page.goto(round_url)
     expect(page.locator("#draft-ok")).to_be_visible()
+
+
+def _check_printouts(
+    page: Page,
+    base: str,
+    tournament: Tournament,
+    expected: ts.TournamentStandings,
+    names: dict[int, str],
+) -> None:
+    """The three kinds of PDF, downloaded from their links: the last round's seating and
+    table protocols on the round page, the final standings on the tournament's home."""
+    last = Round.objects.get(tournament=tournament, number=ROUNDS)
+    tables = last.seating["tables"]
+    page.goto(base + last.get_absolute_url())
+
+    text = "\n".join(_download(page, "Seating for the notice board"))
+    assert f"Round {ROUNDS}: seating" in text
+    assert f"Seed of the seating: {last.seed}" in text
+    for table in tables:
+        assert f"Table {table['number']}" in text
+        for position, player in enumerate(table["seats"], start=1):
+            dealer = " ★" if player == table["first_dealer"] else ""
+            assert f"\n{position} {names[player]}{dealer}\n" in text  # the table's card
+            # ... and the list A to Z: the name, then the table and seat.
+            assert re.search(
+                rf"{re.escape(names[player])} {table['number']} · {position}(\s|$)", text
+            ), names[player]
+
+    protocols = _download(page, "Table protocols")
+    assert len(protocols) == len(tables)  # a page a table
+    for table, text in zip(tables, protocols, strict=True):
+        assert f"Round {ROUNDS} · Table {table['number']}" in text
+        assert f"Seed of the seating: {last.seed}" in text
+        assert f"at most {DEAL_CAP} deals" in text
+        for position, player in enumerate(table["seats"], start=1):
+            dealer = " ★ deals first" if player == table["first_dealer"] else ""
+            assert f"\n{position} {names[player]}{dealer}\n" in text  # seat order, dealer
+            assert f"\n{position}. {names[player]}\n" in text  # his line of the result boxes
+        others = set(names.values()) - {names[p] for p in table["seats"]}
+        assert not any(name in text for name in others)
+
+    page.goto(base + tournament.get_absolute_url())
+    text = "\n".join(_download(page, "Standings (PDF)"))
+    assert "Final standings" in text
+    assert "A round counts the whists with caps: full up to 50" in text
+    rows = [line for line in text.splitlines() if re.match(r"\d+ \D", line)]
+    assert rows == [
+        " ".join(
+            [
+                str(line.place),
+                names[line.player],
+                *(_printed(line.rounds[n].score) for n in range(1, ROUNDS + 1)),
+                _printed(line.score),
+                _printed(line.adjusted),
+                str(line.table_wins),
+                _printed(line.best_round),
+                _printed(line.opponents_total),
+                str(line.lot),
+            ]
+        )
+        for line in expected.lines
+    ]
