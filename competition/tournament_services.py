@@ -389,8 +389,8 @@ def tournament_count(*, tournament: Tournament, counted: bool) -> Tournament:
 # --- entries --------------------------------------------------------------------------------
 
 
-def _next_round(tournament: Tournament) -> int:
-    """The first round not yet published (a late entry plays from it)."""
+def next_round(tournament: Tournament) -> int:
+    """The first round not yet published (a late entry, or a player restored, plays from it)."""
     last = (
         tournament.rounds.exclude(state=RoundState.DRAFT)
         .order_by("-number")
@@ -401,7 +401,7 @@ def _next_round(tournament: Tournament) -> int:
 
 
 def _last_published(tournament: Tournament) -> int:
-    return _next_round(tournament) - 1
+    return next_round(tournament) - 1
 
 
 def _not_over(tournament: Tournament) -> None:
@@ -439,7 +439,7 @@ def entries_add(*, tournament: Tournament, names: Sequence[str], team: str = "")
             _("Already entered: %(names)s.") % {"names": ", ".join(sorted(taken))},
             field="names",
         )
-    first = _next_round(locked)
+    first = next_round(locked)
     return Entry.objects.bulk_create(
         Entry(tournament=locked, player=player, team=team.strip()[:60], first_round=first)
         for player in players
@@ -534,7 +534,7 @@ def entry_substitute(*, entry: Entry, name: str) -> Entry:
     else:
         if entry.status == EntryStatus.ACTIVE:
             entry.last_round = _last_published(locked)
-        first = _next_round(locked)
+        first = next_round(locked)
     entry.status = EntryStatus.WITHDRAWN
     entry.save(update_fields=["status", "last_round"])
     substitute = Entry.objects.create(
@@ -774,6 +774,11 @@ def draft_problems(round: Round) -> list[str]:
     return selectors.named(problems, selectors.names(tournament))
 
 
+def _sentences(lines: list[str]) -> str:
+    """Problems in one message: each a sentence (the draft page lists them without stops)."""
+    return " ".join(line if line.endswith((".", "!", "?")) else f"{line}." for line in lines)
+
+
 @transaction.atomic
 def draft_discard(*, round: Round) -> None:
     _lock(round.tournament)
@@ -789,7 +794,7 @@ def round_publish(*, round: Round, by: AbstractBaseUser | None) -> Round:
     locked = _draft(round)
     problems = draft_problems(locked)
     if problems:
-        raise TournamentServiceError(" ".join(problems))
+        raise TournamentServiceError(_sentences(problems))
     seating = selectors.seating_of(locked)
     players = Player.objects.in_bulk(list(seating.players))
     evening = Evening.objects.create(

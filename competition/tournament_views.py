@@ -296,9 +296,10 @@ def _withdraw(request: HttpRequest, entry: Entry) -> str:
 
 def _restore(request: HttpRequest, entry: Entry) -> str:
     entry = services.entry_restore(entry=entry)
+    # From the first round not yet published (a late entry's first round may be later).
     return _("%(name)s plays again from round %(number)s.") % {
         "name": entry.player.name,
-        "number": entry.first_round,
+        "number": max(entry.first_round, services.next_round(entry.tournament)),
     }
 
 

@@ -498,6 +498,18 @@ def test_a_withdrawal_shows_in_the_list_after_the_rounds_played(as_persona, cup)
     assert "withdrawn after round 1" in text.split("<td>Anna</td>")[1]
 
 
+def test_a_player_restored_after_a_round_plays_again_from_the_next(as_persona, cup):
+    # Regression: the message named his first round ("plays again from round 1").
+    confirmed(cup)
+    anna = Entry.objects.get(tournament=cup, player__name="Anna")
+    client = as_persona("owner")
+    client.post(url("entry-withdraw", cup, anna.pk))
+
+    response = client.post(url("entry-restore", cup, anna.pk), headers=HTMX)
+
+    assert "Anna plays again from round 2." in assert_fragment(response, "entries")
+
+
 def test_withdrawing_twice_says_so(as_persona, cup):
     anna = Entry.objects.get(tournament=cup, player__name="Anna")
     client = as_persona("owner")

@@ -413,6 +413,23 @@ def test_a_withdrawn_player_in_the_draft_blocks_publishing(as_persona, cup):
     assert not Evening.objects.filter(club=cup.club).exists()
 
 
+def test_the_refusal_to_publish_says_each_problem_as_a_sentence(as_persona, cup):
+    # Regression: the problems (listed without stops on the draft page) were run together
+    # in the message: "... sits at table 3 9 players sit at tables of 3 + 3 + 3, ...".
+    confirmed(cup)
+    round = draft(cup)
+    services.entry_withdraw(entry=Entry.objects.get(tournament=cup, player__name="Boris"))
+    table = next(t["number"] for t in round.seating["tables"] if pid(cup, "Boris") in t["seats"])
+
+    response = as_persona("owner").post(url(round, "publish"), headers=HTMX)
+
+    assert (
+        f"Boris has withdrawn but sits at table {table}. "
+        "9 players sit at tables of 3 + 3 + 3, not 4 + 3 + 3."
+    ) in assert_fragment(response, "round")
+    assert fresh(round).state == RoundState.DRAFT
+
+
 def test_a_late_entry_left_out_of_the_draft_blocks_publishing(as_persona, cup):
     round = draft(cup)
     services.entries_add(tournament=cup, names=["Olha"])
