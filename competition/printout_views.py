@@ -11,6 +11,8 @@ would swap the PDF's bytes into the page, while the browser downloads it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
@@ -24,6 +26,8 @@ from club.rendering import club_context, render_page, wants_fragment
 from competition import files, printouts
 from competition import tournament_selectors as selectors
 from competition.models import Round, RoundState, Tournament
+
+PREPARE = "competition/print_prepare.html"
 
 # Round and table numbers are small integers: a number in the URL beyond them is no round.
 NUMBER_MAX = 32767
@@ -51,18 +55,56 @@ def _round(access: ClubAccess, tournament: Tournament, number: int, *, draft: bo
     return found
 
 
-@require_GET
+def _offer(
+    request: HttpRequest,
+    access: ClubAccess,
+    tournament: Tournament,
+    *,
+    kind: str,
+    params: dict,
+    size: int,
+    threshold: int,
+    amount: str,
+    build: Callable[[], bytes],
+    what: str,
+) -> HttpResponse:
+    """The PDF at once; a big one (`size` over `threshold`) takes seconds, so a GET answers
+    a page with a button whose POST has it prepared in the background (competition.files),
+    leading to the page that offers it when it is ready."""
+    big = size > threshold
+    if request.method == "POST":
+        if not big:
+            raise Http404  # only a big file is prepared
+        return files.respond_or_prepare(
+            request, access, kind=kind, params=params, size=size, threshold=threshold
+        )
+    if big:
+        context = {**club_context(access), "tournament": tournament, "amount": amount}
+        return render_page(request, PREPARE, context, fragment="prepare")
+    if wants_fragment(request):
+        return HttpResponseClientRedirect(request.get_full_path())
+    return _pdf(build(), printouts.filename(tournament, what))
+
+
+@require_http_methods(["GET", "POST"])
 def print_seating(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
     access, tournament = _tournament(request, club_slug, tournament_id, None)
     found = _round(access, tournament, number, draft=True)
-    if wants_fragment(request):
-        return HttpResponseClientRedirect(request.get_full_path())
-    what = _("round %(number)s seating") % {"number": number}
-    if found.state == RoundState.DRAFT:
-        what = _("round %(number)s seating DRAFT") % {"number": number}
-    return _pdf(printouts.seating_pdf(found), printouts.filename(tournament, what))
+    size = printouts.seating_size(found)
+    return _offer(
+        request,
+        access,
+        tournament,
+        kind=printouts.SEATING_KIND,
+        params={"tournament_id": tournament.pk, "number": number},
+        size=size,
+        threshold=printouts.SEATING_THRESHOLD_PLAYERS,
+        amount=_("Players in this seating: %(count)s.") % {"count": size},
+        build=lambda: printouts.seating_pdf(found),
+        what=printouts.seating_what(found),
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -73,63 +115,55 @@ def print_protocols(
     number: int,
     table: int | None = None,
 ) -> HttpResponse:
-    """Every table's protocol of the round, a page each; or one table's (`table`).
-
-    A big round's protocols (over PROTOCOLS_THRESHOLD_TABLES) take seconds: a GET then
-    answers a page with a button, whose POST has the file prepared in the background
-    (competition.files) and leads to the page that offers it when it is ready.
-    """
+    """Every table's protocol of the round, a page each; or one table's (`table`), which
+    is never big."""
     access, tournament = _tournament(request, club_slug, tournament_id, Role.SECRETARY)
     found = _round(access, tournament, number, draft=False)
     if table is not None and not printouts.has_table(found, table):
         raise Http404
     size = printouts.protocols_size(found, table)
-    big = table is None and size > printouts.PROTOCOLS_THRESHOLD_TABLES
-    if request.method == "POST":
-        if not big:
-            raise Http404  # only a big round's protocols are prepared
-        return files.respond_or_prepare(
-            request,
-            access,
-            kind=printouts.PROTOCOLS_KIND,
-            params={"tournament_id": tournament.pk, "number": number},
-            size=size,
-            threshold=printouts.PROTOCOLS_THRESHOLD_TABLES,
-        )
-    if big:
-        return render_page(
-            request,
-            "competition/print_prepare.html",
-            {**club_context(access), "tournament": tournament, "round": found, "tables": size},
-            fragment="prepare",
-        )
-    if wants_fragment(request):
-        return HttpResponseClientRedirect(request.get_full_path())
     if table is None:
         what = _("round %(number)s protocols") % {"number": number}
     else:
         what = _("round %(number)s table %(table)s protocol") % {"number": number, "table": table}
-    return _pdf(printouts.protocols_pdf(found, table), printouts.filename(tournament, what))
+    return _offer(
+        request,
+        access,
+        tournament,
+        kind=printouts.PROTOCOLS_KIND,
+        params={"tournament_id": tournament.pk, "number": number},
+        size=size if table is None else 0,
+        threshold=printouts.PROTOCOLS_THRESHOLD_TABLES,
+        amount=_("Tables in this round: %(count)s.") % {"count": size},
+        build=lambda: printouts.protocols_pdf(found, table),
+        what=what,
+    )
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def print_standings(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     """The standings now (the final ones once the tournament is over), or after round
     ?after=K, a confirmed round."""
-    _access, tournament = _tournament(request, club_slug, tournament_id, None)
+    access, tournament = _tournament(request, club_slug, tournament_id, None)
     raw = request.GET.get("after", "")
     after = None
     if raw != "":
         after = parse_int(raw)
         if after is None or after not in printouts.confirmed_rounds(tournament):
             raise Http404
-    if wants_fragment(request):
-        return HttpResponseClientRedirect(request.get_full_path())
-    if after is None:
-        what = _("standings")
-    else:
-        what = _("standings after round %(number)s") % {"number": after}
-    return _pdf(printouts.standings_pdf(tournament, after), printouts.filename(tournament, what))
+    size = printouts.standings_size(tournament)
+    return _offer(
+        request,
+        access,
+        tournament,
+        kind=printouts.STANDINGS_KIND,
+        params={"tournament_id": tournament.pk, "after": after},
+        size=size,
+        threshold=printouts.STANDINGS_THRESHOLD_LINES,
+        amount=_("Lines of the standings: %(count)s.") % {"count": size},
+        build=lambda: printouts.standings_pdf(tournament, after),
+        what=printouts.standings_what(after),
+    )
 
 
 @require_GET

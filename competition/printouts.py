@@ -309,18 +309,53 @@ def protocols_pdf(round: Round, table: int | None = None) -> bytes:
     return _render("competition/print/protocols.html", protocols_context(round, table))
 
 
-#: The tables over which a round's protocols are prepared in the background (competition.files):
-#: bench/printouts.py times them (protocols_ms_per_table) and this is about a second's worth.
-PROTOCOLS_THRESHOLD_TABLES = 20
+# Big printouts are prepared in the background (competition.files). Each threshold is about
+# a second's worth by bench/printouts.py: 90 ms a table's protocol, 2.1 s the seating of
+# 300 players, 2.9 s the standings of 300.
+PROTOCOLS_THRESHOLD_TABLES = 12
+SEATING_THRESHOLD_PLAYERS = 140
+STANDINGS_THRESHOLD_LINES = 100
 PROTOCOLS_KIND = "tournament-protocols"
+SEATING_KIND = "tournament-seating"
+STANDINGS_KIND = "tournament-standings"
+
+
+def _round_of(club: Club, tournament_id: int, number: int) -> Round:
+    return Round.objects.select_related("tournament__club").get(
+        tournament__club=club, tournament_id=tournament_id, number=number
+    )
+
+
+def seating_what(round: Round) -> str:
+    if round.state == RoundState.DRAFT:
+        return _("round %(number)s seating DRAFT") % {"number": round.number}
+    return _("round %(number)s seating") % {"number": round.number}
+
+
+def standings_what(after: int | None) -> str:
+    if after is None:
+        return _("standings")
+    return _("standings after round %(number)s") % {"number": after}
+
+
+@files.register(SEATING_KIND, label=gettext_lazy("A round's seating (PDF)"))
+def seating_file(club: Club, *, tournament_id: int, number: int) -> files.BuiltFile:
+    round = _round_of(club, tournament_id, number)
+    name = filename(round.tournament, seating_what(round))
+    return files.BuiltFile(name, "application/pdf", seating_pdf(round))
+
+
+@files.register(STANDINGS_KIND, label=gettext_lazy("The standings (PDF)"))
+def standings_file(club: Club, *, tournament_id: int, after: int | None) -> files.BuiltFile:
+    tournament = Tournament.objects.select_related("club").get(club=club, pk=tournament_id)
+    name = filename(tournament, standings_what(after))
+    return files.BuiltFile(name, "application/pdf", standings_pdf(tournament, after))
 
 
 @files.register(PROTOCOLS_KIND, label=gettext_lazy("A round's table protocols (PDF)"))
 def protocols_file(club: Club, *, tournament_id: int, number: int) -> files.BuiltFile:
     """Every table's protocol of a published round, as one file (the worker's way)."""
-    round = Round.objects.select_related("tournament__club").get(
-        tournament__club=club, tournament_id=tournament_id, number=number
-    )
+    round = _round_of(club, tournament_id, number)
     what = _("round %(number)s protocols") % {"number": number}
     return files.BuiltFile(
         filename(round.tournament, what), "application/pdf", protocols_pdf(round)

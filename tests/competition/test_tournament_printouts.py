@@ -734,12 +734,59 @@ def test_the_filename_holds_nothing_a_header_cannot_carry(client, owner, club_a)
     assert disposition == 'attachment; filename="Cup \\"1 2\\" - standings.pdf"'
 
 
-def test_only_get_is_answered(client, owner, cup):
+def test_a_small_printout_is_not_prepared(client, owner, cup):
     client.force_login(owner)
 
     response = client.post(url("tournament-print-standings", cup))
 
+    assert response.status_code == 404
+    assert not PreparedFile.objects.exists()
+
+
+def test_the_team_standings_answer_only_get(client, owner, cup):
+    client.force_login(owner)
+
+    response = client.post(url("tournament-print-teams", cup))
+
     assert response.status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("name", "setting", "args", "amount", "page_text"),
+    [
+        (
+            "tournament-print-seating",
+            "SEATING_THRESHOLD_PLAYERS",
+            [1],
+            "Players in this seating",
+            "Round 1: seating",
+        ),
+        (
+            "tournament-print-standings",
+            "STANDINGS_THRESHOLD_LINES",
+            [],
+            "Lines of the standings",
+            "Standings",
+        ),
+    ],
+)
+def test_a_big_seating_or_standings_is_prepared(
+    client, owner, cup, monkeypatch, name, setting, args, amount, page_text
+):
+    monkeypatch.setattr(printouts, setting, 1)
+    client.force_login(owner)
+    address = url(name, cup, *args)
+
+    offered = client.get(address)
+    posted = client.post(address)
+
+    assert amount in offered.content.decode()
+    prepared = PreparedFile.objects.get()
+    assert posted["Location"] == prepared.get_absolute_url()
+    assert prepared.state == FileState.READY
+    download = client.get(reverse("competition:file-download", args=[cup.club.slug, prepared.pk]))
+    content = b"".join(download.streaming_content) if download.streaming else download.content
+    assert page_text in pdf_text(content)
 
 
 # --- a big round's protocols: prepared in the background (competition.files) ----------------
@@ -770,7 +817,7 @@ def test_a_big_rounds_protocols_are_offered_as_a_prepared_file(
         assert not PreparedFile.objects.exists()
         return
     assert "Tables in this round: 2." in page.content.decode()
-    assert 'id="prepare-protocols"' in page.content.decode()
+    assert 'id="prepare-file"' in page.content.decode()
     assert "<html" not in fragment.content.decode()
     assert "Prepare the file" in fragment.content.decode()
     prepared = PreparedFile.objects.get()
