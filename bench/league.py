@@ -195,7 +195,7 @@ def generate(
             break
         evening_id = ids.take("club_session")
         date = FIRST_EVENING + datetime.timedelta(days=evening)
-        evening_rows.append((evening_id, club.pk, date, "Bench room", "", now))
+        evening_rows.append((evening_id, club.pk, date, "Bench room", "", now, True))
         tables = min(per_evening, pulkas - made)
         if evening == evenings - 1:
             tables = pulkas - made
@@ -229,6 +229,7 @@ def generate(
                         place,
                         True,
                         now,
+                        True,
                     )
                 )
                 for j, opponent in enumerate(at_table):
@@ -243,11 +244,14 @@ def generate(
                                 club.pk,
                                 date,
                                 net,
+                                True,
                             )
                         )
             made += 1
     copy_rows(
-        "club_session", ("id", "club_id", "date", "venue", "notes", "created_at"), evening_rows
+        "club_session",
+        ("id", "club_id", "date", "venue", "notes", "created_at", "counted"),
+        evening_rows,
     )
     copy_rows(
         "scoring_pulka",
@@ -280,12 +284,13 @@ def generate(
             "place",
             "closed",
             "computed_at",
+            "counted",
         ),
         results,
     )
     copy_rows(
         "scoring_pairresultcache",
-        ("id", "pulka_id", "player_id", "opponent_id", "club_id", "date", "net"),
+        ("id", "pulka_id", "player_id", "opponent_id", "club_id", "date", "net", "counted"),
         pairs,
     )
     return len(results), len(pairs)
