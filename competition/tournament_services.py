@@ -363,7 +363,8 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
     locked.save()
     if counted != locked.counted:
         tournament_count(tournament=locked, counted=counted)
-    tournament.__dict__.update(locked.__dict__)
+    for name in (*fields, "counted", "finished_at"):  # the caller's object follows
+        setattr(tournament, name, getattr(locked, name))
     return locked
 
 
