@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -39,7 +38,7 @@ from competition.messages import PROBLEMS
 from competition.models import Entry, PenaltyUnit, Round, RoundState, Scoring, Tournament
 from scoring import engine
 from scoring.drawing import Drawing, pulka_drawing
-from scoring.formatting import score
+from scoring.formatting import rounded
 from scoring.messages import PRESET_LABELS
 
 if TYPE_CHECKING:
@@ -78,13 +77,7 @@ def _render(template: str, context: dict) -> bytes:
 
 def figure(value: Fraction | int | None) -> str:
     """A tournament number as printed: 12, −3, or 143,33 (two decimals in the locale)."""
-    if value is None:
-        return ""
-    value = Fraction(value)
-    if value.denominator == 1:
-        return score(value)
-    text = number_format(round(abs(float(value)), 2), decimal_pos=2, use_l10n=True)
-    return f"−{text}" if value < 0 else text
+    return rounded(value, 2)
 
 
 def _common(tournament: Tournament, title: str, **extra) -> dict:

@@ -50,6 +50,19 @@ def decimal(value: int | Fraction | None) -> str:
     return number_format(round(float(value), 2), decimal_pos=2, use_l10n=True)
 
 
+def rounded(value: int | Fraction | None, places: int = 1) -> str:
+    """A score to read across a room (tournament totals under caps): whole numbers as they
+    are (12, −3), anything else to `places` decimals in the user's locale (123,4), with a
+    real minus sign, and no minus on a number rounded to zero."""
+    if value is None:
+        return ""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return score(value)
+    text = number_format(round(abs(float(value)), places), decimal_pos=places, use_l10n=True)
+    return f"−{text}" if value < 0 and text.strip("0.,") else text
+
+
 def card_label(card: str) -> str:
     """A talon card as players write it: the rank in their language and the suit's sign."""
     rank, suit = card[:-1], card[-1]

@@ -9,9 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django import template
-from django.utils.formats import number_format
 
-from scoring.formatting import score
+from scoring.formatting import rounded
 
 register = template.Library()
 
@@ -19,13 +18,7 @@ register = template.Library()
 @register.filter
 def total(value: int | Fraction | None) -> str:
     """12, −3, or one decimal: 123,4 (Ukrainian) / 123.4 (English); "" for None."""
-    if value is None:
-        return ""
-    if not isinstance(value, Fraction) or value.denominator == 1:
-        return score(value)
-    # + 0.0: a total rounded to zero reads 0,0, not −0,0.
-    text = number_format(round(float(value), 1) + 0.0, decimal_pos=1, use_l10n=True)
-    return text.replace("-", "−")
+    return rounded(value, 1)
 
 
 @register.filter
