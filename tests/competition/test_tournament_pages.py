@@ -16,7 +16,6 @@ from competition import tournament_selectors as selectors
 from competition import tournament_services as services
 from competition.models import Entry, EntryStatus, Penalty, Round, RoundState, Tournament
 from competition.templatetags.tournament_format import total as points
-from competition.templatetags.tournament_pages import optional_url
 from scoring import engine
 from scoring.models import Evening
 from tests.club.helpers import (
@@ -344,15 +343,10 @@ def test_the_home_links_to_the_pages_for_the_players_when_they_exist(as_persona,
         ("tournament-screen", "Projector"),
         ("tournament-standings", "The full standings"),
     ]:
-        address = optional_url(f"competition:{name}", "sochi", cup.pk)
+        address = reverse(f"competition:{name}", args=["sochi", cup.pk])
         assert (label in text) == bool(address)
         if address:
             assert f'href="{address}"' in text
-
-
-def test_optional_url_is_empty_for_a_view_the_site_does_not_have(cup):
-    assert optional_url("competition:no-such-page", "sochi", cup.pk) == ""
-    assert optional_url("competition:tournament-detail", "sochi", cup.pk) == cup.get_absolute_url()
 
 
 def test_scores_are_written_as_the_standings_write_them():
