@@ -32,9 +32,6 @@ import time
 import warnings
 from pathlib import Path
 
-import psycopg
-from psycopg import sql
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pulka_bench_files"
 DATABASE_URL = os.environ.get("DATABASE_URL") or DEFAULT_URL
@@ -52,6 +49,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
+from bench.common import drop_database, recreate_database  # noqa: E402
 from club.models import Club, Membership, Player, Role  # noqa: E402
 from competition import backup  # noqa: E402
 from competition.demo import next_valid_deal  # noqa: E402
@@ -63,29 +61,6 @@ SIZES = (2_000, 5_000, 10_000, 20_000)
 REPEAT = 3
 TARGET_S = 1.0
 ROSTER = [f"Гравець {i:02d}" for i in range(24)]
-
-
-def recreate_database(url: str) -> None:
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    name = info.get("dbname")
-    if not name or name in {"postgres", "template0", "template1"}:
-        sys.exit(f"the bench drops its database: give it one of its own, not {name!r}")
-    with psycopg.connect(**{**info, "dbname": "postgres"}, autocommit=True) as admin:
-        admin.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
-def drop_database(url: str) -> None:
-    connection.close()
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    with psycopg.connect(**{**info, "dbname": "postgres"}, autocommit=True) as admin:
-        admin.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(info["dbname"])
-            )
-        )
 
 
 def played_pulkas(club: Club, secretary) -> list[Pulka]:

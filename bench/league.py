@@ -54,7 +54,6 @@ import warnings
 from decimal import Decimal
 from pathlib import Path
 
-import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
@@ -77,13 +76,12 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.http import HttpRequest, HttpResponse  # noqa: E402
-from django.template import engines  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
-from django.urls import include, path, reverse  # noqa: E402
+from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench.common import drop_database, recreate_database, timed_gets  # noqa: E402
 from club.models import Club, Membership, Player, Role  # noqa: E402
 from competition import ratings, selectors, standings  # noqa: E402
 from competition.models import League, RatingSnapshot  # noqa: E402
@@ -95,51 +93,8 @@ PULKAS = 50_000
 EVENINGS = 2_000
 SMALL_PLAYERS = 10
 SMALL_PULKAS = 300
-WARMUP = 20
-REPEAT = 200
 COLD_REPEAT = 5
 FIRST_EVENING = datetime.date(2019, 1, 1)
-
-BARE_PAGE = (
-    '<section id="bare"><h2>{{ title }}{% if user %}, {{ user.get_username }}{% endif %}</h2>'
-    "<ul>{% for name, score in rows %}<li>{{ name }}: {{ score }}</li>{% endfor %}</ul></section>"
-)
-BARE_TEMPLATE = engines["django"].from_string(BARE_PAGE)
-
-
-def bare_view(request: HttpRequest) -> HttpResponse:
-    rows = [(f"Player {i}", i * 4) for i in range(4)]
-    return HttpResponse(BARE_TEMPLATE.render({"title": "Bare", "rows": rows}, request))
-
-
-urlpatterns = [
-    path("bench-bare/", bare_view),
-    path("", include("config.urls")),
-]
-
-
-def recreate_database(url: str) -> None:
-    """Drop and create the bench database, connected to the server's `postgres` database."""
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    name = info.get("dbname")
-    if not name or name in {"postgres", "template0", "template1"}:
-        sys.exit(f"the bench drops its database: give it one of its own, not {name!r}")
-    with psycopg.connect(**{**info, "dbname": "postgres"}, autocommit=True) as admin:
-        admin.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
-def drop_database(url: str) -> None:
-    connection.close()
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    with psycopg.connect(**{**info, "dbname": "postgres"}, autocommit=True) as admin:
-        admin.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(info["dbname"])
-            )
-        )
 
 
 def copy_rows(table: str, columns: tuple[str, ...], rows) -> None:
@@ -302,23 +257,6 @@ def make_club(slug: str, size: int, ids: Ids) -> tuple[Club, list[int]]:
     return club, list(Player.objects.filter(club=club).values_list("pk", flat=True))
 
 
-def timed_gets(client: Client, *urls_and_markers: tuple[str, bytes]) -> list[list[float]]:
-    """Median-ready timings of GETs of each URL, taken in turns so that each sees the
-    machine in the same state (a busy moment slows them all alike)."""
-    for url, marker in urls_and_markers:
-        for _ in range(WARMUP):
-            response = client.get(url, secure=True)
-            if response.status_code != 200 or marker not in response.content:
-                sys.exit(f"{url}: status {response.status_code}\n{response.content[:3000]!r}")
-    times: list[list[float]] = [[] for _ in urls_and_markers]
-    for _ in range(REPEAT):
-        for i, (url, _marker) in enumerate(urls_and_markers):
-            t0 = time.perf_counter()
-            client.get(url, secure=True)
-            times[i].append(time.perf_counter() - t0)
-    return times
-
-
 def count_queries(client: Client, url: str) -> tuple[int, int]:
     """The queries of a first GET (the ranking computed) and of the next (kept in cache)."""
     counts = []
@@ -334,7 +272,7 @@ def main() -> None:
     started = time.perf_counter()
     recreate_database(DATABASE_URL)
     override_settings(
-        ROOT_URLCONF=__name__,
+        ROOT_URLCONF="bench.common",
         STORAGES={
             **settings.STORAGES,
             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

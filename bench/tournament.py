@@ -57,7 +57,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import psycopg
-from psycopg import sql
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pulka_bench_tournament"
@@ -94,13 +93,12 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.http import HttpRequest, HttpResponse  # noqa: E402
-from django.template import engines  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
-from django.urls import include, path, reverse  # noqa: E402
+from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench.common import drop_database, recreate_database, timed_gets  # noqa: E402
 from club.models import Club, Membership, Role  # noqa: E402
 from competition import tournament_selectors, tournament_services  # noqa: E402
 from competition.models import (  # noqa: E402
@@ -193,50 +191,7 @@ def seating_figures() -> list[str]:
 
 # --- the standings page ---------------------------------------------------------------------
 
-WARMUP = 20
-REPEAT = 200
 COLD_REPEAT = 5
-
-BARE_PAGE = (
-    '<section id="bare"><h2>{{ title }}{% if user %}, {{ user.get_username }}{% endif %}</h2>'
-    "<ul>{% for name, score in rows %}<li>{{ name }}: {{ score }}</li>{% endfor %}</ul></section>"
-)
-BARE_TEMPLATE = engines["django"].from_string(BARE_PAGE)
-
-
-def bare_view(request: HttpRequest) -> HttpResponse:
-    rows = [(f"Player {i}", i * 4) for i in range(4)]
-    return HttpResponse(BARE_TEMPLATE.render({"title": "Bare", "rows": rows}, request))
-
-
-urlpatterns = [
-    path("bench-bare/", bare_view),
-    path("", include("config.urls")),
-]
-
-
-def recreate_database(url: str) -> None:
-    """Drop and create the bench database, connected to the server's `postgres` database."""
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    name = info.get("dbname")
-    if not name or name in {"postgres", "template0", "template1"}:
-        sys.exit(f"the bench drops its database: give it one of its own, not {name!r}")
-    with psycopg.connect(**{**info, "dbname": "postgres"}, autocommit=True) as admin:
-        admin.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
-def drop_database(url: str) -> None:
-    connection.close()
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    with psycopg.connect(**{**info, "dbname": "postgres"}, autocommit=True) as admin:
-        admin.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(info["dbname"])
-            )
-        )
 
 
 def places(results: list[int]) -> list[int]:
@@ -363,23 +318,6 @@ def count_queries(client: Client, url: str) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
-def timed_gets(client: Client, *urls_and_markers: tuple[str, bytes]) -> list[list[float]]:
-    """Median-ready timings of GETs of each URL, taken in turns so that each sees the
-    machine in the same state (a busy moment slows them all alike)."""
-    for url, marker in urls_and_markers:
-        for _ in range(WARMUP):
-            response = client.get(url, secure=True)
-            if response.status_code != 200 or marker not in response.content:
-                sys.exit(f"{url}: status {response.status_code}\n{response.content[:3000]!r}")
-    times: list[list[float]] = [[] for _ in urls_and_markers]
-    for _ in range(REPEAT):
-        for i, (url, _marker) in enumerate(urls_and_markers):
-            t0 = time.perf_counter()
-            client.get(url, secure=True)
-            times[i].append(time.perf_counter() - t0)
-    return times
-
-
 def standings_figures() -> list[str]:
     """The standings part (the database is ready): the three budget lines."""
     engine = "PostgreSQL" if connection.vendor == "postgresql" else "SQLite in memory"
@@ -454,7 +392,7 @@ def main() -> None:
     if postgres:
         recreate_database(DATABASE_URL)
     override_settings(
-        ROOT_URLCONF=__name__,
+        ROOT_URLCONF="bench.common",
         STORAGES={
             **settings.STORAGES,
             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
