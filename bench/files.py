@@ -9,12 +9,12 @@ A club gets TEMPLATES real pulkas, played to the end through scoring.services wi
 generator of deals (competition.demo), so each deal has its revisions and each pulka its
 status changes as a secretary leaves them. Copies of those pulkas (their seats, deals,
 revisions and status changes, by bulk_create) then grow the club to each size of SIZES deals,
-and the whole backup file (competition.backup.backup_file: club_document, JSON, UTF-8) is
+and the whole backup file (competition.backup.services.backup_file: club_document, JSON, UTF-8) is
 built REPEAT times at each size; the median is taken.
 
 The cost is linear in the deals (queries per pulka, rows per deal), so the slope over the
 sizes gives the time per 1,000 deals, and the threshold is the count of deals whose backup
-takes about TARGET_S: competition.backup.BACKUP_THRESHOLD_DEALS is set from it, rounded down.
+takes about TARGET_S: competition.backup.services.BACKUP_THRESHOLD_DEALS is set from it, rounded down.
 The last lines are::
 
     backup_ms_per_1000_deals: X
@@ -51,7 +51,7 @@ from django.db import connection  # noqa: E402
 
 from bench.common import drop_database, recreate_database  # noqa: E402
 from club.models import Club, Membership, Player, Role  # noqa: E402
-from competition import backup  # noqa: E402
+from competition.backup import services as backup  # noqa: E402
 from competition.demo import next_valid_deal  # noqa: E402
 from scoring import engine, services  # noqa: E402
 from scoring.models import Deal, DealRevision, Evening, Pulka, Seat, StatusChange  # noqa: E402

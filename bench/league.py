@@ -10,12 +10,12 @@ Pulka, Seat, and the caches PulkaResultCache (zero-sum results, places from the 
 ties sharing) and PairResultCache (net(i, j) = (r_i - r_j) / n: antisymmetric, and each
 player's nets add up to his result). No deals are stored: the league pages never replay.
 
-Then it times `competition.ratings.ratings_update(club=club)` (the full rebuild of the ratings),
+Then it times `competition.rating.ratings.ratings_update(club=club)` (the full rebuild of the ratings),
 and the ranking page of the all-time league (a member reads it through Django's test
 client, DEBUG off) against a bare view that renders a small template through the same
 client, middleware and login, the two taken in turns; it counts the queries of the league
 page for a league of 10 players and one of 1,000. The ranking is aggregated once per change
-to the caches (competition.selectors, kept in Django's cache), so it also prints, unbudgeted,
+to the caches (competition.league.selectors, kept in Django's cache), so it also prints, unbudgeted,
 the first page after a change, the page without its HTML cache, the adding up in SQL and in
 Python, the other rules, a sorted page and the CSV export. ``--profile`` prints the queries of one
 page and where its time goes; ``--keep`` leaves the database for a look at query plans.
@@ -83,8 +83,10 @@ from django.utils import timezone  # noqa: E402
 
 from bench.common import drop_database, recreate_database, timed_gets  # noqa: E402
 from club.models import Club, Membership, Player, Role  # noqa: E402
-from competition import ratings, selectors, standings  # noqa: E402
+from competition.league import selectors  # noqa: E402
+from competition.lib import standings  # noqa: E402
 from competition.models import League, RatingSnapshot  # noqa: E402
+from competition.rating import ratings  # noqa: E402
 from scoring import services  # noqa: E402
 from scoring.models import Deal, Evening  # noqa: E402
 

@@ -144,7 +144,7 @@ def fill(spectators: int) -> dict:
 
     from club import services as club_services
     from club.models import Role
-    from competition import services as competition_services
+    from competition.league import services as competition_services
     from competition.models import CountingRule
     from scoring import services
 

@@ -46,10 +46,12 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 
 from club.models import Club  # noqa: E402
-from competition import printouts  # noqa: E402
-from competition import tournament_selectors as selectors  # noqa: E402
-from competition import tournament_services as services  # noqa: E402
 from competition.models import Scoring, Tournament  # noqa: E402
+from competition.tournament import (  # noqa: E402
+    printouts,  # noqa: E402
+    selectors,  # noqa: E402
+    services,  # noqa: E402
+)
 from scoring.engine import preset_rules, rules_to_dict  # noqa: E402
 
 RUNS = 3

@@ -2,19 +2,19 @@
 
 Run from the repository root:  python bench/tournament.py [--standings] [--keep]
 
-Pure Python (competition.seating), no database. Each event is seated round by round as an
+Pure Python (competition.lib.seating), no database. Each event is seated round by round as an
 organiser would: round 1 at random stratified by rating (`Method.RATING`), then every later
 round by maximum mixing (`Method.MIXING`), each drawn against the rounds before it with its
 own seed. The figures:
 
 - repeated meetings: meetings beyond a pair's first, over all pairs
-  (`competition.seating.repeated_meetings`: a pair meeting three times counts 2);
+  (`competition.lib.seating.repeated_meetings`: a pair meeting three times counts 2);
 - the most times one player sat at a table of 3, for N mod 4 = 3 (one table of 3 a round);
 - the slowest round of 300 players, wall time (`time.perf_counter`).
 
 For information it also prints the same events seated Swiss after round 1 (the standings
 from random zero-sum results, drawn with a fixed seed) and as a schedule published in
-advance (`competition.seating.schedule`, which draws each round again against all others).
+advance (`competition.lib.seating.schedule`, which draws each round again against all others).
 
 Then the standings page (competition:tournament-standings), on PostgreSQL when a server
 answers (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/pulka_bench_tournament: a
@@ -100,16 +100,7 @@ from django.utils import timezone  # noqa: E402
 
 from bench.common import drop_database, recreate_database, timed_gets  # noqa: E402
 from club.models import Club, Membership, Role  # noqa: E402
-from competition import tournament_selectors, tournament_services  # noqa: E402
-from competition.models import (  # noqa: E402
-    PenaltyUnit,
-    Round,
-    RoundState,
-    RoundTable,
-    Scoring,
-    Tournament,
-)
-from competition.seating import (  # noqa: E402
+from competition.lib.seating import (  # noqa: E402
     Entrant,
     Method,
     Seating,
@@ -120,6 +111,16 @@ from competition.seating import (  # noqa: E402
     table_plan,
     threes,
 )
+from competition.models import (  # noqa: E402
+    PenaltyUnit,
+    Round,
+    RoundState,
+    RoundTable,
+    Scoring,
+    Tournament,
+)
+from competition.tournament import selectors as tournament_selectors  # noqa: E402
+from competition.tournament import services as tournament_services  # noqa: E402
 from scoring.models import Evening, Pulka, PulkaResultCache, PulkaStatus, Seat  # noqa: E402
 
 SEED = 20240613

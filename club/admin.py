@@ -95,7 +95,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(RosterMerge)
 class RosterMergeAdmin(admin.ModelAdmin):
-    """The roster's history: read here, written only by competition.roster.roster_merge."""
+    """The roster's history: read here, written only by competition.roster.services.roster_merge."""
 
     list_display = ["removed_name", "kept_name", "club", "pulkas", "merged_by", "merged_at"]
     list_select_related = ["club", "merged_by"]

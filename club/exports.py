@@ -13,8 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import tablib
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+# The spreadsheet formats a page exports (the URL's suffix), with their content types.
+EXPORTS = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
 
 
 def safe_cell(value: object) -> object:
@@ -37,3 +45,15 @@ def safe_dataset(
         headers=[safe_cell(str(header)) for header in headers],
         title=title,
     )
+
+
+def export_response(content: str | bytes, *, fmt: str, name: str) -> HttpResponse:
+    """An export (one of EXPORTS) as a download called `name`.`fmt`.
+
+    CSV starts with the byte order mark: Excel then reads UTF-8 names.
+    """
+    if fmt == "csv" and isinstance(content, str):
+        content = "\ufeff" + content
+    response = HttpResponse(content, content_type=EXPORTS[fmt])
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}.{fmt}")
+    return response

@@ -62,7 +62,7 @@ def club_roster(club: Club, *, active_only: bool = True) -> QuerySet[Player]:
 
 
 def roster_merges(club: Club) -> QuerySet[RosterMerge]:
-    """The club's roster merges (competition.roster makes them), newest first."""
+    """The club's roster merges (competition.roster.services makes them), newest first."""
     return RosterMerge.objects.filter(club=club).select_related("merged_by")
 
 

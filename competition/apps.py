@@ -15,5 +15,7 @@ class CompetitionConfig(AppConfig):
 
     def ready(self) -> None:
         # receivers connects to scoring's signals; backup and printouts register their file
-        # builders, which a worker must find (competition.files).
-        from competition import backup, printouts, receivers  # noqa: F401
+        # builders, which a worker must find (competition.files.services).
+        from competition import receivers  # noqa: F401
+        from competition.backup import services  # noqa: F401
+        from competition.tournament import printouts  # noqa: F401

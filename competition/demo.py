@@ -5,7 +5,7 @@ fourteen (twelve league regulars and two guests), eight league weeks and the clu
 evenings: the earlier ones played to the end, the last one still going; a Leningrad evening
 (rules/conventions.md) with a table played to the sum of its pools and one still going; and a
 finished tournament, the autumn cup (:data:`CUP`): 14 players, 4 rounds seated Swiss after
-the first, the 200–650 caps, run through competition.tournament_services from the draft to
+the first, the 200–650 caps, run through competition.tournament.services from the draft to
 the confirmed round, with a judge's penalty. It does not count in the leagues and ratings.
 Every deal comes from a seeded generator of realistic deals (:func:`random_deal`) and is
 recorded through scoring.services, so the revisions, the result cache and the statuses are
@@ -26,7 +26,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.models import Club, Membership, Player, Role
-from competition import tournament_selectors, tournament_services
 from competition.models import (
     CountingRule,
     League,
@@ -35,6 +34,8 @@ from competition.models import (
     SeatingMethod,
     Tournament,
 )
+from competition.tournament import selectors as tournament_selectors
+from competition.tournament import services as tournament_services
 from scoring import engine, services
 from scoring.models import Evening, Pulka, PulkaStatus
 

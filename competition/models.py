@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Player
-from competition.standings import Counting
+from competition.lib.standings import Counting
 from scoring.messages import PRESET_LABELS
 from scoring.models import Pulka
 
@@ -24,7 +24,7 @@ CONVENTION_CHOICES = [("", _("any convention")), *PRESET_LABELS.items()]
 
 
 class CountingRule(models.TextChoices):
-    """The standings core's counting rules (competition.standings.Counting), for a form."""
+    """The standings core's counting rules (competition.lib.standings.Counting), for a form."""
 
     SUM = Counting.SUM.value, _("the sum of whists")
     AVERAGE = Counting.AVERAGE.value, _("the average per pulka")
@@ -93,7 +93,7 @@ class League(models.Model):
 
 
 class RatingSnapshot(models.Model):
-    """CACHE: a player's rating after one finished pulka (competition.ratings replays them).
+    """CACHE: a player's rating after one finished pulka (competition.rating.ratings replays them).
 
     Rebuilt from the changed pulka's date on whenever a result cache changes, or in full by
     `manage.py rebuild_ratings`; `seq` orders the club's finished pulkas.
@@ -142,7 +142,7 @@ class RefreshState(models.TextChoices):
 
 
 class RatingRefresh(models.Model):
-    """A re-rate the club is owed: "replay the ratings from `since` on" (competition.background).
+    """A re-rate the club is owed: "replay the ratings from `since` on" (competition.rating.background).
 
     One row per club at most: a new request merges into it by keeping the earlier date. The
     row is deleted when a re-rate that saw its latest request (`generation`) has finished; a
@@ -177,7 +177,7 @@ class RatingRefresh(models.Model):
 
 
 class Scoring(models.TextChoices):
-    """What a tournament round's result counts (competition.tournament_scoring.Method)."""
+    """What a tournament round's result counts (competition.lib.tournament_scoring.Method)."""
 
     WHISTS = "whists", _("plain whists")
     CAPS = "caps", _("whists with caps")
@@ -326,7 +326,7 @@ class Round(models.Model):
     """A tournament's round: a seating (a draft until published), then a table (pulka) per
     group in an evening of its own.
 
-    `seating` is competition.seating.Seating as JSON: {"tables": [{"number", "seats"
+    `seating` is competition.lib.seating.Seating as JSON: {"tables": [{"number", "seats"
     (player ids clockwise), "first_dealer", "locked"}], "byes": [{"player", "reason"}]}.
     """
 
@@ -428,7 +428,7 @@ class FileState(models.TextChoices):
 
 
 class PreparedFile(models.Model):
-    """A file built in the background for a member who asked for it (competition.files).
+    """A file built in the background for a member who asked for it (competition.files.services).
 
     `kind` names its builder and `params` its arguments; `params_key` is their canonical
     hash, so that a second request for the same file finds the one being built. The

@@ -7,7 +7,7 @@ import datetime
 from django.dispatch import receiver
 
 from club.models import Club
-from competition import background
+from competition.rating import background
 from scoring.signals import results_changed
 
 
@@ -15,6 +15,6 @@ from scoring.signals import results_changed
 def rerate_club(sender: object, *, club: Club, since: datetime.date, **kwargs: object) -> None:
     """A club's results changed from `since` on: its ratings are owed a replay from there.
 
-    The replay is a task (competition.background): the request only records it.
+    The replay is a task (competition.rating.background): the request only records it.
     """
     background.refresh_request(club=club, since=since)

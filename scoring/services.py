@@ -808,7 +808,7 @@ def pulka_import(
     return pulka
 
 
-# Restore (a club's backup, competition.backup): a pulka as it was, with its history
+# Restore (a club's backup, competition.backup.services): a pulka as it was, with its history
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,6 @@ from django.contrib.auth import authenticate, get_user_model
 from django.test import RequestFactory
 
 from club.models import Club, Membership, Player, Role
-from competition import selectors as leagues
-from competition import tournament_selectors
 from competition.demo import (
     CLUB_SLUG,
     CUP_DEAL_CAP,
@@ -18,7 +16,9 @@ from competition.demo import (
     load_demo,
     random_deal,
 )
+from competition.league import selectors as leagues
 from competition.models import Entry, League, Penalty, Round, RoundState, Tournament
+from competition.tournament import selectors as tournament_selectors
 from scoring import engine, selectors
 from scoring.models import Deal, DealRevision, Evening, Pulka, PulkaResultCache, PulkaStatus
 

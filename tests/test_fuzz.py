@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from club import invitations
 from club.models import Role
-from competition import files
+from competition.files import services as files
 from competition.models import FileState, PreparedFile
 from scoring import engine
 from scoring.exchange import pulka_document

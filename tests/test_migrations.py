@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from competition import selectors as leagues
 from competition.demo import CLUB_SLUG, CUP_NAME, load_demo
+from competition.league import selectors as leagues
 from competition.models import League, RatingSnapshot, Tournament
 from scoring.models import Deal, Evening, Pulka, PulkaResultCache
 

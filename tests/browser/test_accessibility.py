@@ -27,10 +27,11 @@ from playwright.sync_api import expect
 
 from club import invitations
 from club.models import Club, Invitation, Membership, Player, Role
-from competition import backup, files
-from competition import tournament_services as services
+from competition.backup import services as backup
 from competition.demo import DEMO_PASSWORD, load_demo
+from competition.files import services as files
 from competition.models import FileState, League, PreparedFile, Round
+from competition.tournament import services
 from scoring.models import Pulka, PulkaStatus
 from tests.competition.tournament_helpers import draft, make_tournament, play, published
 from tests.test_fuzz import url_params

@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 
 from club.models import Role
-from competition import ratings
+from competition.rating import ratings
 from tests.competition.test_league_ranking import finished, make_league
 from tests.conftest import PASSWORD, make_club, make_member
 

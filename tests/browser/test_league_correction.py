@@ -11,8 +11,9 @@ from django.utils.formats import date_format
 from django_tasks_db.management.commands import db_worker
 
 from club.models import Role
-from competition import profile, ratings
 from competition.models import League, RatingRefresh, RatingSnapshot
+from competition.profile import charts
+from competition.rating import ratings
 from scoring.models import PulkaResultCache
 from tests.competition.test_background import DATABASE, work
 from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_pulka, record
@@ -137,7 +138,7 @@ def test_with_a_worker_the_pages_say_the_ratings_are_being_updated_until_it_has_
     assert reader.locator("#rerating").count() == 0
     reader.goto(live_server.url + f"/c/sochi/players/{boris.pk}/")
     profile_before = _profile_rating(reader)
-    assert profile_before == profile.format_number(_latest_rating(boris), 0)
+    assert profile_before == charts.format_number(_latest_rating(boris), 0)
 
     desk = browser.new_context().new_page()
     _log_in(desk, live_server, secretary)
@@ -175,7 +176,7 @@ def test_with_a_worker_the_pages_say_the_ratings_are_being_updated_until_it_has_
     latest = _latest_rating(boris)
     reader.reload()
     assert reader.locator("#rerating").count() == 0
-    assert _profile_rating(reader) == profile.format_number(latest, 0)
+    assert _profile_rating(reader) == charts.format_number(latest, 0)
     reader.goto(live_server.url + league.get_absolute_url())
     assert reader.locator("#rerating").count() == 0
     assert _cell(reader, "Boris", "rating") == f"{latest:.1f}"

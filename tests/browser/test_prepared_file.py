@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django_tasks_db.management.commands import db_worker
 
 from club.models import Role
-from competition import backup
+from competition.backup import services as backup
 from competition.models import FileState, PreparedFile
 from tests.browser.test_league_correction import OLD, _evening, _log_in
 from tests.competition.test_background import DATABASE, work

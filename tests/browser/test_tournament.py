@@ -11,7 +11,7 @@ fixed, so every run draws the same seatings and plays the same deals.
 
 The standings page must show what the engine and the tournament's rule give when the test
 computes them itself: each table's pulka replayed (scoring.engine.compute_sheet), its
-settlement adjusted by the caps (competition.tournament_scoring). The printouts (the
+settlement adjusted by the caps (competition.lib.tournament_scoring). The printouts (the
 seating, the table protocols, the final standings) are downloaded from their links and
 read back with pypdf: names, tables, seats and numbers. Bad input on the way: publishing a
 draft that seats a withdrawn player, confirming with a table still running.
@@ -32,11 +32,11 @@ from django.db import OperationalError
 from playwright.sync_api import Page, expect
 
 from club.models import Role
-from competition import seating as seat
-from competition import tournament_scoring as ts
-from competition import tournament_selectors
 from competition.demo import next_valid_deal
+from competition.lib import seating as seat
+from competition.lib import tournament_scoring as ts
 from competition.models import Entry, Round, RoundState, Tournament
+from competition.tournament import selectors as tournament_selectors
 from scoring import engine
 from scoring.models import Pulka, PulkaStatus
 from scoring.selectors import engine_deals

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from club.models import Role
-from competition import selectors as leagues
+from competition.league import selectors as leagues
 from competition.models import League, RatingSnapshot
 from scoring import selectors, services
 from scoring.models import Deal, DealRevision, Pulka, PulkaResultCache

@@ -1,4 +1,4 @@
-"""Background re-rating (competition.background): recorded by the request, replayed by a task."""
+"""Background re-rating (competition.rating.background): recorded by the request, replayed by a task."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from django.db import connection, transaction
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
-from competition import background, ratings
 from competition.models import RatingRefresh, RatingSnapshot, RefreshState
+from competition.rating import background, ratings
+from competition.tasks import MAX_ATTEMPTS, advisory_lock
 from scoring import services
 from scoring.models import Deal
 from tests.club.helpers import MANAGE, assert_fragment, assert_full_page, html
@@ -166,15 +167,15 @@ def test_a_failing_re_rate_is_retried_then_left_failed_for_the_owner(
         patched.setattr(ratings, "ratings_update", broken)
         with django_capture_on_commit_callbacks(execute=True):
             correct(history[1])
-        for _ in range(background.MAX_ATTEMPTS + 1):
+        for _ in range(MAX_ATTEMPTS + 1):
             with django_capture_on_commit_callbacks(execute=True):
                 work()
 
     refresh = RatingRefresh.objects.get(club=club_a)
     assert refresh.state == RefreshState.FAILED
-    assert refresh.attempts == background.MAX_ATTEMPTS
+    assert refresh.attempts == MAX_ATTEMPTS
     assert refresh.last_error == "RuntimeError: disk full"
-    assert caplog.text.count("Re-rating club") == background.MAX_ATTEMPTS
+    assert caplog.text.count("Re-rating club") == MAX_ATTEMPTS
 
     with django_capture_on_commit_callbacks(execute=True):
         background.refresh_restart(club=club_a)
@@ -259,7 +260,7 @@ def test_a_correction_does_not_wait_for_a_running_re_rate_and_two_re_rates_take_
     def running_replay():
         try:
             with transaction.atomic():
-                ratings._lock_replays(club.pk)
+                advisory_lock(ratings.REPLAY_LOCK, club.pk)
                 replaying.set()
                 release.wait(10)
                 events.append("first replay done")

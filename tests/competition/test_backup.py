@@ -1,4 +1,4 @@
-"""A club's backup (export_club / import_club, competition.backup): a club moves whole."""
+"""A club's backup (export_club / import_club, competition.backup.services): a club moves whole."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from club.models import Club, Membership, Player, Role
-from competition import backup, profile, ratings
+from competition.backup import services as backup
 from competition.demo import CLUB_SLUG, load_demo
+from competition.league.selectors import league_ranking
 from competition.models import Entry, League, RatingSnapshot, RoundTable, Tournament
-from competition.selectors import league_ranking
+from competition.profile import selectors as profile
+from competition.rating import ratings
 from scoring import engine, selectors, services
 from scoring.models import (
     Deal,
@@ -364,7 +366,7 @@ def test_export_club_prints_the_document_without_output():
 
 
 def _tournament_club() -> tuple[Club, object]:
-    from competition import tournament_services as tsvc
+    from competition.tournament import services as tsvc
     from tests.competition.test_tournament_services import full_round, names_for, tournament
 
     club = make_club(slug="cup-club")
@@ -391,7 +393,7 @@ def _tournament_club() -> tuple[Club, object]:
 
 
 def _tournament_figures(club: Club) -> dict:
-    from competition import tournament_selectors as tsel
+    from competition.tournament import selectors as tsel
 
     (t,) = Tournament.objects.filter(club=club)
     table = tsel.standings(t)

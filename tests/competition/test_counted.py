@@ -8,11 +8,11 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from competition import ratings
-from competition import selectors as leagues
-from competition import services as league_services
-from competition import tournament_services as svc
+from competition.league import selectors as leagues
+from competition.league import services as league_services
 from competition.models import RatingSnapshot, Scoring
+from competition.rating import ratings
+from competition.tournament import services as svc
 from scoring import services
 from scoring.models import PairResultCache, PulkaResultCache
 from tests.competition.test_ratings import finished, rows, six

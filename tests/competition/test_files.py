@@ -1,4 +1,4 @@
-"""Prepared files (competition.files): built at once when small, by a task when big; their
+"""Prepared files (competition.files.services): built at once when small, by a task when big; their
 page, their download, retries, stale builds, expiry; and the club's backup as the first kind."""
 
 from __future__ import annotations
@@ -20,8 +20,11 @@ from django_tasks_db.models import DBTaskResult
 from club.access import ClubAccess
 from club.errors import ServiceError
 from club.models import Role
-from competition import background, backup, files
+from competition.backup import services as backup
+from competition.files import services as files
 from competition.models import STALE_AFTER, FileState, PreparedFile, RatingRefresh, RefreshState
+from competition.rating import background
+from competition.tasks import MAX_ATTEMPTS
 from tests.club.helpers import MANAGE, assert_fragment, assert_full_page, html
 from tests.competition.test_background import DATABASE, work
 from tests.competition.test_ratings import finished, six
@@ -283,14 +286,14 @@ def test_a_failing_build_is_retried_then_shown_failed_and_can_be_tried_again(
     settings.TASKS = DATABASE
     with django_capture_on_commit_callbacks(execute=True):
         row = ask(club_a, owner, kind="broken", params={})
-    for _ in range(background.MAX_ATTEMPTS + 1):
+    for _ in range(MAX_ATTEMPTS + 1):
         with django_capture_on_commit_callbacks(execute=True):
             work()
 
     row.refresh_from_db()
-    assert (row.state, row.attempts) == (FileState.FAILED, background.MAX_ATTEMPTS)
+    assert (row.state, row.attempts) == (FileState.FAILED, MAX_ATTEMPTS)
     assert row.last_error == "RuntimeError: disk full"
-    assert caplog.text.count("Preparing the broken file") == background.MAX_ATTEMPTS
+    assert caplog.text.count("Preparing the broken file") == MAX_ATTEMPTS
     client.force_login(owner)
     page = assert_full_page(client.get("/c/sochi/background/"), "work")
     assert f'id="file-{row.pk}"' in page

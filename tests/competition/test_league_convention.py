@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from competition import selectors as leagues
-from competition import services
+from competition.league import selectors as leagues
+from competition.league import services
 from competition.models import League
 from scoring import engine
 from scoring.models import Pulka

@@ -1,4 +1,4 @@
-"""The league ranking (competition.selectors): each counting rule, the cap, the minimum, ties,
+"""The league ranking (competition.league.selectors): each counting rule, the cap, the minimum, ties,
 dates, the tenant, ratings, and that it follows the caches the moment they change."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from django.test.utils import CaptureQueriesContext
 
 from club.models import Club, Player
 from club.services import club_results_bump
-from competition import ratings
-from competition import selectors as leagues
+from competition.league import selectors as leagues
+from competition.lib.standings import counted
 from competition.models import League
-from competition.standings import counted
+from competition.rating import ratings
 from scoring import services
 from scoring.models import Pulka, PulkaResultCache, PulkaStatus
 from tests.conftest import make_club, make_evening, make_pulka, record

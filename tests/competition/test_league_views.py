@@ -18,10 +18,10 @@ from django.utils.formats import date_format
 from django.utils.timezone import localtime
 
 from club.models import Club, Role
-from competition import ratings
+from competition.league.services import LeagueError, league_create
+from competition.league.tables import StandingTable
 from competition.models import League
-from competition.services import LeagueError, league_create
-from competition.tables import StandingTable
+from competition.rating import ratings
 from scoring import services
 from scoring.models import PulkaResultCache
 from tests.club.helpers import (

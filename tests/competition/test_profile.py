@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from club.models import Player
 from competition.models import RatingSnapshot
-from competition.profile_views import PULKAS_PER_PAGE
+from competition.profile.views import PULKAS_PER_PAGE
 from scoring.models import PairResultCache, PulkaResultCache
 from tests.club.helpers import READ, assert_fragment, assert_full_page, html
 from tests.conftest import HTMX, PERSONAS, make_evening, make_player, make_pulka, record

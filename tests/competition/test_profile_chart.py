@@ -1,4 +1,4 @@
-"""The chart geometry of the profile (competition.profile.line_chart): pure, no database."""
+"""The chart geometry of the profile (competition.profile.charts.line_chart): pure, no database."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import itertools
 
 import pytest
 
-from competition import profile
-from competition.profile import (
+from competition.profile import charts
+from competition.profile.charts import (
     HEIGHT,
     MAX_DOTS,
     MIN_TICK_GAP,
@@ -27,7 +27,7 @@ def series(*values: float, every: int = 7) -> list[tuple[datetime.date, float]]:
     return [(START + datetime.timedelta(days=every * n), v) for n, v in enumerate(values)]
 
 
-def inside(chart: profile.Chart) -> bool:
+def inside(chart: charts.Chart) -> bool:
     return all(
         chart.left <= dot.x <= chart.right and chart.top <= dot.y <= chart.bottom
         for dot in chart.dots
@@ -35,7 +35,7 @@ def inside(chart: profile.Chart) -> bool:
 
 
 def test_the_examples_in_the_docstrings_hold():
-    assert doctest.testmod(profile).failed == 0
+    assert doctest.testmod(charts).failed == 0
 
 
 def test_no_data_is_an_empty_chart():

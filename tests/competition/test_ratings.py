@@ -7,9 +7,9 @@ import doctest
 
 import pytest
 
-from competition import ratings
 from competition.models import RatingSnapshot
-from competition.ratings import Rating, margin_score, margin_scores, rate_table
+from competition.rating import ratings
+from competition.rating.ratings import Rating, margin_score, margin_scores, rate_table
 from scoring import services
 from scoring.models import Deal, PulkaResultCache
 from tests.conftest import make_club, make_evening, make_pulka, record

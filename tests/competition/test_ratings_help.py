@@ -1,4 +1,4 @@
-"""The "how ratings work" page: open to everyone, its example worked out by competition.ratings."""
+"""The "how ratings work" page: open to everyone, its example worked out by competition.rating.ratings."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from competition import profile, ratings
+from competition.rating import explain, ratings
 from tests.club.helpers import assert_fragment, assert_full_page, html
 from tests.conftest import HTMX, PERSONAS
 
@@ -53,10 +53,10 @@ def test_the_formula_shows_the_constants_of_the_rating_code(client):
 
 @pytest.mark.django_db
 def test_the_worked_example_is_rated_by_the_rating_code(client):
-    nets = [[float(n) for n in row] for row in profile.EXAMPLE_NETS]
+    nets = [[float(n) for n in row] for row in explain.EXAMPLE_NETS]
     fresh = [ratings.Rating()] * 3
-    expected = ratings.rate_table(fresh, profile.EXAMPLE_PLACES, nets)
-    placed = ratings.rate_table(fresh, profile.EXAMPLE_PLACES, [[0.0] * 3] * 3)
+    expected = ratings.rate_table(fresh, explain.EXAMPLE_PLACES, nets)
+    placed = ratings.rate_table(fresh, explain.EXAMPLE_PLACES, [[0.0] * 3] * 3)
 
     text = html(client.get(URL))
 
@@ -78,7 +78,7 @@ def test_the_worked_example_is_rated_by_the_rating_code(client):
 
 
 def test_the_margin_term_of_the_example_sums_to_zero_at_the_table():
-    example = profile.rating_example()
+    example = explain.rating_example()
 
     assert sum(p.margin_mu for p in example.players) == pytest.approx(0, abs=1e-9)
     assert [p.result for p in example.players] == [150, -30, -120]
@@ -100,7 +100,7 @@ def test_the_calculator_works_without_javascript_and_says_what_is_wrong(client):
 def test_the_calculator_starts_at_the_scale(client):
     text = html(client.get(URL))
 
-    effect = profile.margin_effect(150)
+    effect = explain.margin_effect(150)
     assert f"the margin adds {effect.mu:.2f} to μ, about {effect.points:.0f} rating points" in text
 
 

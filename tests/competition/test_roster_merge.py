@@ -9,10 +9,11 @@ import pytest
 from django.core.cache import cache
 
 from club.models import Player, RosterMerge
-from competition import profile, ratings
-from competition import selectors as leagues
+from competition.league import selectors as leagues
 from competition.models import RatingSnapshot
-from competition.roster import RosterMergeError, roster_merge
+from competition.profile import selectors as profile
+from competition.rating import ratings
+from competition.roster.services import RosterMergeError, roster_merge
 from scoring.models import PairResultCache, Pulka, PulkaResultCache, Seat
 from tests.club.helpers import MANAGE, assert_fragment, assert_full_page, html
 from tests.competition.test_league_ranking import make_league

@@ -12,10 +12,9 @@ import pytest
 from django.urls import reverse
 
 from club.models import Player, Role
-from competition import tournament_selectors as selectors
-from competition import tournament_services as services
 from competition.models import Entry, EntryStatus, Penalty, Round, RoundState, Tournament
 from competition.templatetags.tournament_format import total as points
+from competition.tournament import selectors, services
 from scoring import engine
 from scoring.models import Evening
 from tests.club.helpers import (

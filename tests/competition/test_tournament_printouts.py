@@ -21,12 +21,10 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from club.models import Club, Role
-from competition import printouts
-from competition import tournament_selectors as selectors
-from competition import tournament_services as services
 from competition.demo import next_valid_deal
 from competition.models import FileState, PreparedFile, Round, RoundState, Scoring, Tournament
-from competition.printouts import figure
+from competition.tournament import printouts, selectors, services
+from competition.tournament.printouts import figure
 from scoring import engine
 from scoring.engine import preset_rules, rules_to_dict
 from scoring.models import PulkaStatus
@@ -789,7 +787,7 @@ def test_a_big_seating_or_standings_is_prepared(
     assert page_text in pdf_text(content)
 
 
-# --- a big round's protocols: prepared in the background (competition.files) ----------------
+# --- a big round's protocols: prepared in the background (competition.files.services) ----------------
 
 
 @pytest.fixture

@@ -20,13 +20,12 @@ from django.utils import translation
 
 from club.models import Player
 from club.names import name_key
-from competition import tournament_selectors as selectors
-from competition import tournament_services as services
 from competition.demo import next_valid_deal
 from competition.models import Round, Scoring, Tournament
 from competition.templatetags.tournament_format import signed_total
 from competition.templatetags.tournament_format import total as total_text
-from competition.tournament_public_views import (
+from competition.tournament import selectors, services
+from competition.tournament.views.public import (
     LINES_PER_SLIDE,
     REFRESH_SECONDS,
     SEATS_PER_SLIDE,

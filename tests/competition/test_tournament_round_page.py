@@ -11,11 +11,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from club.models import Player
-from competition import tournament_selectors as selectors
-from competition import tournament_services as services
 from competition.demo import next_valid_deal
 from competition.models import Entry, Round, RoundState, RoundTable, Tournament
-from competition.tournament_pages import MATRIX_MAX
+from competition.tournament import selectors, services
+from competition.tournament.pages import MATRIX_MAX
 from scoring import engine
 from scoring.models import Evening, Pulka, PulkaStatus
 from scoring.services import deal_update

@@ -3,7 +3,7 @@
 Every flow plays its tables with random valid deals (competition.demo.next_valid_deal)
 through the ordinary scoring services, then checks the standings against an independent
 computation: each table's pulka replayed by scoring.engine.compute_sheet, its settlement fed
-to competition.tournament_scoring directly (`expected`).
+to competition.lib.tournament_scoring directly (`expected`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club.models import Player
-from competition import seating as seat
-from competition import tournament_scoring as ts
-from competition import tournament_selectors as sel
-from competition import tournament_services as svc
 from competition.demo import next_valid_deal
+from competition.lib import seating as seat
+from competition.lib import tournament_scoring as ts
 from competition.models import (
     Entry,
     EntryStatus,
@@ -34,6 +32,8 @@ from competition.models import (
     SeatingMethod,
     Tournament,
 )
+from competition.tournament import selectors as sel
+from competition.tournament import services as svc
 from scoring import engine
 from scoring import services as scoring
 from scoring.models import Deal, Evening, Pulka, PulkaStatus, Seat

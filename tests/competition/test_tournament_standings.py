@@ -20,10 +20,9 @@ from django.utils import timezone
 
 from club.models import Club, Player, Role
 from club.services import player_update
-from competition import tournament_scoring as ts
-from competition import tournament_selectors as selectors
-from competition import tournament_services as services
 from competition.demo import next_valid_deal
+from competition.lib import tournament_scoring as ts
+from competition.lib.seating import Method, Seating, Table, table_plan
 from competition.models import (
     Entry,
     PenaltyUnit,
@@ -33,9 +32,9 @@ from competition.models import (
     Scoring,
     Tournament,
 )
-from competition.seating import Method, Seating, Table, table_plan
-from competition.standings_selectors import StandingsPage
-from competition.tournament_tables import export_number
+from competition.tournament import selectors, services
+from competition.tournament.standings import StandingsPage
+from competition.tournament.tables import export_number
 from scoring import engine
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services

@@ -6,10 +6,9 @@ from __future__ import annotations
 import random
 
 from club.models import Club
-from competition import tournament_selectors as selectors
-from competition import tournament_services as services
 from competition.demo import next_valid_deal
 from competition.models import Round, Scoring, Tournament
+from competition.tournament import selectors, services
 from scoring import engine
 from scoring.services import deal_record
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from competition import selectors as leagues
+from competition.league import selectors as leagues
 from competition.models import League, RatingSnapshot
 from scoring import engine, selectors, services
 from scoring.models import MAX_DEALS, Pulka, PulkaResultCache, PulkaStatus

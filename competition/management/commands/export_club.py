@@ -1,4 +1,4 @@
-"""Write everything of one club as a pulka-club/1 JSON file (competition.backup)."""
+"""Write everything of one club as a pulka-club/1 JSON file (competition.backup.services)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from club.commands import write_json
 from club.models import Club
-from competition import backup
+from competition.backup import services as backup
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from competition import backup
+from competition.backup import services as backup
 
 
 class Command(BaseCommand):

@@ -9,8 +9,8 @@ from django.db import transaction
 from django.db.models import Max, Prefetch
 
 from club.models import Club
-from competition import ratings
 from competition.models import RatingSnapshot
+from competition.rating import ratings
 from scoring import engine, selectors, services
 from scoring.models import PairResultCache, Pulka, PulkaResultCache, PulkaStatus, Seat
 

@@ -1,0 +1,249 @@
+"""Forms of the organiser's tournament pages: the settings, entries, swaps, penalties.
+
+The forms read and shape what was typed; the rules of the tournament (caps that make
+sense, a final before the last round, a tie-break chosen once) are the services' word
+(competition.tournament.services), whose errors land on the field they name.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.forms.utils import ErrorDict
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
+
+from club.params import IntegerField
+from competition.lib import tournament_scoring as ts
+from competition.models import Entry, PenaltyUnit, Tournament
+from competition.tournament.selectors import TIE_BREAK_LABELS
+from competition.tournament.services import (
+    CAPS_PRESETS,
+    PENALTY_MAX,
+    TournamentServiceError,
+    caps_from_text,
+    caps_to_text,
+)
+from scoring.forms import RulesForm
+
+CUSTOM_CAPS = "custom"
+CAPS_CHOICES = [
+    ("200-650", _("full up to 200, ×0.1 from 200 to 650, nothing beyond 650")),
+    ("50-100", _("full up to 50, ×0.5 from 50 to 100, ×0.1 above 100")),
+    (CUSTOM_CAPS, _("other steps, typed below")),
+]
+TIE_BREAK_CHOICES = [(key.value, TIE_BREAK_LABELS[key]) for key in ts.TieBreak]
+TIE_BREAK_FIELDS = tuple(f"tie_break_{n}" for n in range(1, len(ts.TieBreak) + 1))
+# The bounds of the columns (small integers) and of what a judge would type.
+SMALL_MAX = 32_767
+SCORE_MAX = 1_000_000
+
+
+def _label(name: str) -> str:
+    return capfirst(Tournament._meta.get_field(name).verbose_name)
+
+
+def _help(name: str) -> str:
+    return Tournament._meta.get_field(name).help_text
+
+
+def _number(name: str, *, low: int, high: int, required: bool = False, **kwargs) -> IntegerField:
+    return IntegerField(
+        label=_label(name),
+        help_text=_help(name),
+        required=required,
+        min_value=low,
+        max_value=high,
+        **kwargs,
+    )
+
+
+class TournamentForm(forms.ModelForm):
+    """A tournament's settings, with its conventions (the club's by default) in a nested
+    RulesForm (prefix ``rules``), as a new table has them.
+
+    Once a round is out the conventions and the deal cap are fixed (`locked`): they are
+    shown, not sent, and `settings()` leaves them out.
+    """
+
+    round_count = _number("round_count", low=1, high=15, required=True, initial=5)
+    deal_cap = _number("deal_cap", low=1, high=500)
+    caps_preset = forms.ChoiceField(
+        label=_("Caps"), choices=CAPS_CHOICES, initial="200-650", required=False
+    )
+    caps = forms.CharField(
+        label=_("Other steps"),
+        required=False,
+        max_length=400,
+        help_text=_('Each step as "from whists: factor", e.g. "0:1, 200:1/10, 650:0".'),
+    )
+    floor = _number("floor", low=-SCORE_MAX, high=SCORE_MAX)
+    bye_score = _number("bye_score", low=-SCORE_MAX, high=SCORE_MAX, required=True, initial=0)
+    team_best = _number("team_best", low=1, high=5)
+    stage_after = _number("stage_after", low=1, high=14)
+    stage_top = _number("stage_top", low=3, high=400)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "start",
+            "round_count",
+            "deal_cap",
+            "seating",
+            "scoring",
+            "caps_mirror",
+            "floor",
+            "bye_score",
+            "lot",
+            "team_best",
+            "stage_after",
+            "stage_top",
+            "stage_keep_totals",
+            "counted",
+        ]
+        widgets = {"start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, data=None, *args, club, locked: bool = False, **kwargs) -> None:
+        instance = kwargs.get("instance")
+        initial = kwargs.setdefault("initial", {})
+        if instance is not None and instance.pk:
+            text = caps_to_text(instance.caps) if instance.caps else ""
+            preset = next((k for k, v in CAPS_PRESETS.items() if v == text), None)
+            if preset is not None or not text:
+                initial.setdefault("caps_preset", preset or "200-650")
+            else:
+                initial.setdefault("caps_preset", CUSTOM_CAPS)
+                initial.setdefault("caps", text)
+            keys = list(instance.tie_breaks or [k.value for k in ts.DEFAULT_TIE_BREAKS])
+        else:
+            keys = [k.value for k in ts.DEFAULT_TIE_BREAKS]
+        for field, key in zip(TIE_BREAK_FIELDS, keys, strict=False):
+            initial.setdefault(field, key)
+        super().__init__(data, *args, **kwargs)
+        for n, field in enumerate(TIE_BREAK_FIELDS, start=1):
+            self.fields[field] = forms.ChoiceField(
+                label=_("Tie-break %(n)s") % {"n": n},
+                choices=[("", _("(none)")), *TIE_BREAK_CHOICES],
+                required=n == 1,
+            )
+        self.locked = locked
+        rules = instance.rules if instance is not None and instance.pk else club.default_rules()
+        # Locked: the conventions are shown as they are, and nothing of them is read.
+        self.rules_form = RulesForm(None if locked else data, prefix="rules", rules=rules)
+        if locked:
+            self.fields["deal_cap"].disabled = True
+
+    def full_clean(self) -> None:
+        if self.rules_form.applied:
+            # A convention was chosen without JavaScript: the form comes back with its
+            # options filled in, and nothing is checked yet.
+            self._errors = ErrorDict()
+            self.cleaned_data = {}
+            return
+        super().full_clean()
+
+    def is_valid(self) -> bool:
+        valid = super().is_valid()
+        if self.locked:
+            return valid
+        # A convention just chosen leaves the rules form unbound: not valid, nothing saved.
+        return self.rules_form.is_valid() & valid
+
+    def clean(self) -> dict:
+        data = super().clean()
+        keys = [data.get(field) for field in TIE_BREAK_FIELDS]
+        seen: set[str] = set()
+        for field, key in zip(TIE_BREAK_FIELDS, keys, strict=True):
+            if not key:
+                continue
+            if key in seen:
+                self.add_error(field, _("Each tie-break can be chosen once."))
+            seen.add(key)
+        data["tie_breaks"] = [key for key in keys if key]
+        preset = data.get("caps_preset") or CUSTOM_CAPS
+        text = CAPS_PRESETS.get(preset) or data.get("caps") or ""
+        data["caps"] = []
+        if text.strip():
+            try:
+                data["caps"] = caps_from_text(text)
+            except TournamentServiceError as exc:
+                exc.add_to_form(self)
+        return data
+
+    def settings(self) -> dict:
+        """The cleaned settings, as tournament_create and tournament_update take them."""
+        fields = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        fields["caps"] = self.cleaned_data["caps"]
+        fields["tie_breaks"] = self.cleaned_data["tie_breaks"]
+        if self.locked:
+            fields.pop("deal_cap")
+        else:
+            fields["rules"] = self.rules_form.rules
+        return fields
+
+
+class EntriesForm(forms.Form):
+    names = forms.CharField(
+        label=_("Players"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        max_length=20_000,
+        help_text=_("One name a line. Names not on the roster are added to it."),
+        error_messages={"required": _("Name at least one player.")},
+    )
+    team = forms.CharField(
+        label=_("Team"),
+        required=False,
+        max_length=60,
+        help_text=_("Optional: the team of every player above."),
+    )
+
+    def clean_names(self) -> list[str]:
+        names = [line.strip() for line in self.cleaned_data["names"].splitlines()]
+        names = [name for name in names if name]
+        if not names:
+            raise forms.ValidationError(_("Name at least one player."))
+        return names
+
+
+class TeamForm(forms.Form):
+    team = forms.CharField(label=_("Team"), required=False, max_length=60)
+
+
+class SubstituteForm(forms.Form):
+    entry = forms.TypedChoiceField(label=_("Plays for"), coerce=int)
+    name = forms.CharField(
+        label=_("Substitute"),
+        max_length=120,
+        help_text=_("A name of the roster, or a new one."),
+        error_messages={"required": _("Name the substitute.")},
+    )
+
+    def __init__(self, *args, entries: list[Entry], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.entries = {entry.pk: entry for entry in entries}
+        self.fields["entry"].choices = [(e.pk, e.player.name) for e in entries]
+        self.fields["entry"].error_messages["required"] = _("Choose the player he plays for.")
+        self.fields["entry"].error_messages["invalid_choice"] = _("Choose the player he plays for.")
+
+    def clean_entry(self) -> Entry:
+        return self.entries[self.cleaned_data["entry"]]
+
+
+class PenaltyForm(forms.Form):
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    round = forms.TypedChoiceField(label=_("Round"), coerce=int)
+    amount = IntegerField(
+        label=_("Taken away"),
+        min_value=-PENALTY_MAX,
+        max_value=PENALTY_MAX,
+        help_text=_("Negative to give back."),
+    )
+    unit = forms.ChoiceField(label=_("Unit"), choices=PenaltyUnit.choices)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args, players: list[tuple[int, str]], rounds: list[int], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "—"), *players]
+        self.fields["round"].choices = [(n, str(n)) for n in rounds]
+        if rounds:
+            self.fields["round"].initial = rounds[-1]

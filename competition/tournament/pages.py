@@ -1,0 +1,281 @@
+"""What the organiser's tournament pages show, read through the tournament selectors.
+
+- the club's list: each tournament with its rounds played and planned, and its state;
+- a draft's review: its tables and byes with the players' names, what keeps it from going
+  out (competition.tournament.services.draft_problems), what the organiser should look at
+  (competition.lib.seating.warnings) and the repeat-meetings matrix over the rounds played and
+  this draft (the pairs that met twice or more, for a field too large for a matrix);
+- a published round's tables: the evening page's live tables with the first dealer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db.models import Count, Max, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from club.models import Club, Player
+from competition.lib import seating as seat
+from competition.models import EntryStatus, Penalty, Round, RoundState, Tournament
+from competition.tournament import selectors
+from competition.tournament.messages import PROBLEMS
+from competition.tournament.services import draft_problems
+from scoring import selectors as scoring_selectors
+
+#: Up to this many players the draft page shows the whole repeat-meetings matrix.
+MATRIX_MAX = 16
+#: The home page's standings show this many lines (the standings page has them all).
+HOME_STANDINGS = 10
+
+
+# --- the list -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    tournament: Tournament
+    played: int
+    planned: int
+    state: str
+
+
+def tournament_rows(club: Club) -> list[TournamentRow]:
+    """The club's tournaments, newest first, with their state in words (one query)."""
+    rows = selectors.tournaments_for_club(club).annotate(
+        confirmed=Count("rounds", filter=Q(rounds__state=RoundState.CONFIRMED)),
+        out=Max(
+            "rounds__number",
+            filter=Q(rounds__state__in=[RoundState.PUBLISHED, RoundState.PLAYING]),
+        ),
+        drafting=Max("rounds__number", filter=Q(rounds__state=RoundState.DRAFT)),
+    )
+    return [
+        TournamentRow(t, t.confirmed, t.round_count, _state(t, t.confirmed, t.out, t.drafting))
+        for t in rows
+    ]
+
+
+def _state(t: Tournament, confirmed: int, out: int | None, drafting: int | None) -> str:
+    if t.finished_at is not None:
+        return _("finished")
+    if out is not None:
+        return _("round %(number)s is being played") % {"number": out}
+    if drafting is not None:
+        return _("round %(number)s is being seated") % {"number": drafting}
+    if not confirmed:
+        return _("entries open")
+    return _("after round %(number)s") % {"number": confirmed}
+
+
+def tournament_state(tournament: Tournament, rounds: list[Round]) -> str:
+    out = [r.number for r in rounds if r.state in (RoundState.PUBLISHED, RoundState.PLAYING)]
+    drafting = [r.number for r in rounds if r.state == RoundState.DRAFT]
+    confirmed = sum(1 for r in rounds if r.state == RoundState.CONFIRMED)
+    return _state(
+        tournament, confirmed, max(out) if out else None, max(drafting) if drafting else None
+    )
+
+
+# --- a draft --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    player: int
+    name: str
+    deals_first: bool
+
+
+@dataclass(frozen=True)
+class DraftTable:
+    number: int
+    seats: list[Seat]
+    locked: bool
+
+
+@dataclass(frozen=True)
+class Repeat:
+    first: str
+    second: str
+    times: int
+
+
+@dataclass(frozen=True)
+class DraftReview:
+    tables: list[DraftTable]
+    byes: list[tuple[str, str]]  # name, why
+    problems: list[str]
+    warnings: list[str]
+    players: list[tuple[int, str]]  # everyone in the draft, by name (the swap's choices)
+    matrix_names: list[str]  # empty: the field is too large, see `repeats`
+    matrix: list[tuple[str, list[int]]]  # a row a player: his name, his meetings
+    repeats: list[Repeat]  # the pairs that met twice or more, this draft included
+
+
+def draft_review(round: Round) -> DraftReview:
+    tournament = round.tournament
+    names = selectors.names(tournament)
+    seating = selectors.seating_of(round)
+    locked = selectors.locked_tables(round)
+    past = selectors.history(tournament, round.number)
+
+    def name(player: int) -> str:
+        return names.get(player, str(player))
+
+    tables = [
+        DraftTable(
+            table.number,
+            [Seat(p, name(p), p == table.first_dealer) for p in table.seats],
+            table.number in locked,
+        )
+        for table in seating.tables
+    ]
+    byes = [(name(bye.player), _bye_reason(bye.reason)) for bye in seating.byes]
+    entrants = selectors.entrants(tournament, round.number)
+    problems = seat.warnings(seating, history=past, entrants=entrants)
+    if tournament.team_best:  # teams of 3 to 5: a team of another size is the organiser's call
+        problems += seat.team_problems(entrants)
+    warnings = selectors.named(problems, names)
+    everyone = list(dict.fromkeys([*seating.players, *(b.player for b in seating.byes)]))
+    players = sorted(((p, name(p)) for p in everyone), key=lambda item: item[1].casefold())
+    rounds = [*past, seating]
+    meetings = seat.meetings(rounds)
+    repeats = sorted(
+        (Repeat(name(a), name(b), times) for (a, b), times in meetings.items() if times > 1),
+        key=lambda r: (-r.times, r.first.casefold(), r.second.casefold()),
+    )
+    matrix_names: list[str] = []
+    matrix: list[tuple[str, list[int]]] = []
+    if len(players) <= MATRIX_MAX:
+        ids = [p for p, _name in players]
+        matrix_names = [n for _p, n in players]
+        matrix = list(zip(matrix_names, seat.meeting_matrix(ids, rounds), strict=True))
+    return DraftReview(
+        tables=tables,
+        byes=byes,
+        problems=draft_problems(round),
+        warnings=warnings,
+        players=players,
+        matrix_names=matrix_names,
+        matrix=matrix,
+        repeats=repeats,
+    )
+
+
+METHOD_LABELS = {
+    seat.Method.RATING: _lazy("at random, spread by rating"),
+    seat.Method.SWISS: _lazy("Swiss: players close in the standings sit together"),
+    seat.Method.MIXING: _lazy("maximum mixing"),
+}
+
+
+def method_label(round: Round) -> str:
+    """How a round was drawn, in words."""
+    try:
+        return str(METHOD_LABELS[seat.Method(round.method)])
+    except ValueError:
+        return round.method
+
+
+def _bye_reason(code: str) -> str:
+    text = PROBLEMS.get(code)
+    return str(text) if text is not None else code
+
+
+# --- a published round ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    """One table of a published round: the evening page's live table, and who deals first."""
+
+    live: scoring_selectors.Table
+    number: int
+    first_dealer: str
+    running: bool
+    deals: int
+    deal_cap: int | None
+
+
+def live_tables(round: Round) -> list[LiveTable]:
+    """The round's tables with their pools as the evening page shows them (its cached
+    sheets: a few queries whatever the number of tables)."""
+    if round.evening_id is None:
+        return []
+    tables = scoring_selectors.evening_tables(round.evening)
+    return [
+        LiveTable(
+            live=table,
+            number=table.pulka.table,
+            first_dealer=table.names[table.pulka.first_dealer],
+            running=table.pulka.is_running,
+            deals=table.deals,
+            deal_cap=table.pulka.deal_cap,
+        )
+        for table in tables
+    ]
+
+
+def live_token(round: Round) -> str:
+    """What the round page's poll compares: the round's state and its tables' versions."""
+    if round.evening_id is None:
+        return round.state
+    return f"{round.state}-{scoring_selectors.evening_live_token(round.evening)}"
+
+
+# --- the home's standings -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TopLine:
+    place: int
+    name: str
+    score: Fraction
+    rounds: int
+
+
+def top_standings(tournament: Tournament, limit: int = HOME_STANDINGS) -> tuple[list[TopLine], int]:
+    """The first lines of the standings over the confirmed rounds, and how many lines in all."""
+    read = selectors.results(tournament)
+    table = selectors.standings_from(tournament, read)
+    lines = [
+        TopLine(
+            line.place, read.names.get(line.player, str(line.player)), line.score, len(line.rounds)
+        )
+        for line in table.lines[:limit]
+    ]
+    return lines, len(table.lines)
+
+
+# --- entries and penalties ------------------------------------------------------------------
+
+
+def entry_counts(tournament: Tournament) -> dict[str, int]:
+    """How many players are entered, playing and withdrawn (one query)."""
+    counts = tournament.entries.aggregate(
+        total=Count("pk"), active=Count("pk", filter=Q(status=EntryStatus.ACTIVE))
+    )
+    return {**counts, "withdrawn": counts["total"] - counts["active"]}
+
+
+def roster_names(tournament: Tournament) -> list[str]:
+    """The club's active roster players not entered yet (the entry form's suggestions)."""
+    entered = tournament.entries.values("player_id")
+    return list(
+        Player.objects.filter(club=tournament.club, is_active=True)
+        .exclude(pk__in=entered)
+        .order_by("name_key")
+        .values_list("name", flat=True)
+    )
+
+
+def penalty_history(tournament: Tournament) -> list[Penalty]:
+    """Every penalty of the tournament, the latest first, with the player and who gave it."""
+    return list(
+        Penalty.objects.filter(tournament=tournament)
+        .select_related("player", "created_by")
+        .order_by("-created_at", "-pk")
+    )

@@ -1,0 +1,536 @@
+"""What organisers print: a tournament's A4 PDFs, rendered on the server by WeasyPrint.
+
+- the seating of a round for the notice board (:func:`seating_pdf`);
+- a protocol per table of a round, one page each (:func:`protocols_pdf`): the players in
+  seat order, the first dealer, a blank pulka sheet to keep by hand, boxes for the
+  results and lines for the signatures;
+- the standings after a round or at the end (:func:`standings_pdf`);
+- the team standings (:func:`team_standings_pdf`).
+
+Each builder reads what it prints through competition.tournament.selectors, renders a
+template of ``templates/competition/print/`` and returns the PDF's bytes. The templates are
+never served to a browser: the stylesheet (static/css/print_tournament.css) is handed to
+WeasyPrint by its path, and the fonts are DejaVu Sans (Cyrillic included), installed with
+pango. Each builder has a cheap size (``*_size``: pages or lines, from one small query or
+none), so a caller can decide to prepare a big file in the background: bench/printouts.py
+prints the milliseconds per unit.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import TYPE_CHECKING
+
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from club.models import Club
+from competition.files import services as files
+from competition.lib import tournament_scoring as ts
+from competition.models import Entry, PenaltyUnit, Round, RoundState, Scoring, Tournament
+from competition.tournament import selectors
+from competition.tournament.messages import PROBLEMS
+from scoring import engine
+from scoring.drawing import Drawing, pulka_drawing
+from scoring.formatting import rounded
+from scoring.messages import PRESET_LABELS
+
+if TYPE_CHECKING:
+    from weasyprint import CSS
+
+STYLESHEET = "css/print_tournament.css"
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+@cache
+def _stylesheet() -> CSS:
+    """The printouts' stylesheet, parsed once per process."""
+    from weasyprint import CSS  # imported on first use: see _render
+
+    path = finders.find(STYLESHEET)
+    if path is None:  # a broken checkout, not a user's doing
+        raise RuntimeError(f"{STYLESHEET} is missing")
+    return CSS(filename=path)
+
+
+def _render(template: str, context: dict) -> bytes:
+    # WeasyPrint is imported on first use: importing it takes half a second, which every
+    # process (and test worker) would pay at start-up for a page few requests ask for.
+    from weasyprint import HTML
+    from weasyprint.urls import URLFetcher
+
+    html = render_to_string(template, context)
+    # The templates need no file and no URL, only the data: URLs of the sheets they hold:
+    # nothing a user typed can make WeasyPrint read a file or fetch an address.
+    fetcher = URLFetcher(allowed_protocols=("data",))
+    document = HTML(string=html, url_fetcher=fetcher, base_url="about:blank")
+    return document.write_pdf(stylesheets=[_stylesheet()])
+
+
+def figure(value: Fraction | int | None) -> str:
+    """A tournament number as printed: 12, −3, or 143,33 (two decimals in the locale)."""
+    return rounded(value, 2)
+
+
+def _common(tournament: Tournament, title: str, **extra) -> dict:
+    return {
+        "club": tournament.club,
+        "tournament": tournament,
+        "title": title,
+        "printed_at": timezone.localtime(),
+        **extra,
+    }
+
+
+# --- seating ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    seat: int  # 1 to 4, clockwise
+    name: str
+    deals_first: bool
+
+
+@dataclass(frozen=True)
+class TableSeats:
+    number: int
+    seats: tuple[SeatLine, ...]
+
+    @property
+    def first_dealer(self) -> str:
+        return next(line.name for line in self.seats if line.deals_first)
+
+
+@dataclass(frozen=True)
+class PlayerSeat:
+    name: str
+    table: int | None  # None: he sits out
+    seat: int | None
+    note: str = ""
+
+
+# The Cyrillic letters in the order of the Ukrainian and Russian alphabets together (code
+# points put Є, І, Ї and Ґ after Я): a notice board's list is read in the alphabet's order.
+CYRILLIC_ORDER = "абвгґдеєёжзиіїйклмнопрстуфхцчшщъыьэюя"
+_CYRILLIC_RANK = {letter: rank for rank, letter in enumerate(CYRILLIC_ORDER)}
+
+
+def alphabetical(name: str) -> tuple:
+    """A sort key for names: Latin before Cyrillic, Cyrillic in its alphabet's order; case
+    and apostrophes aside.
+
+    >>> sorted(["Ігор", "Єва", "Яна", "Ганна", "Ґава", "Anna", "Ольга"], key=alphabetical)
+    ['Anna', 'Ганна', 'Ґава', 'Єва', 'Ігор', 'Ольга', 'Яна']
+    """
+    letters = [c for c in name.casefold() if c not in "'’ʼ"]
+    key = tuple((1, _CYRILLIC_RANK[c]) if c in _CYRILLIC_RANK else (0, ord(c)) for c in letters)
+    return key, name
+
+
+def _bye_reason(code: str) -> str:
+    text = PROBLEMS.get(code)
+    return str(text) if text is not None and "%(" not in str(text) else _("sits out")
+
+
+def _tables(round: Round, names: dict[int, str]) -> tuple[list[TableSeats], list[PlayerSeat]]:
+    """The round's tables in seat order, and the byes."""
+    seating = selectors.seating_of(round)
+    tables = [
+        TableSeats(
+            table.number,
+            tuple(
+                SeatLine(k, names.get(player, str(player)), player == table.first_dealer)
+                for k, player in enumerate(table.seats, start=1)
+            ),
+        )
+        for table in seating.tables
+    ]
+    byes = [
+        PlayerSeat(names.get(bye.player, str(bye.player)), None, None, _bye_reason(bye.reason))
+        for bye in seating.byes
+    ]
+    return tables, byes
+
+
+def seating_size(round: Round) -> int:
+    """The players seated (and sitting out): the lines of the alphabetical list."""
+    data = round.seating or {}
+    return sum(len(t.get("seats", ())) for t in data.get("tables", ())) + len(data.get("byes", ()))
+
+
+# The list A to Z: so many lines a page, in two columns read down. Laid out by hand, as a
+# table of two columns a page: CSS columns made WeasyPrint lay every page out again and again
+# (bench/printouts.py: the seating of 300 players took twice as long). Every line is one line
+# high, so that a page holds its lines: a long name is printed smaller, the longest cut.
+LINES_PER_COLUMN = 36
+
+
+def columns_of(players: list[PlayerSeat], lines: int = LINES_PER_COLUMN) -> list[list[tuple]]:
+    """The list cut into pages of two columns, each read down, as rows (left, right): the
+    last page's columns are balanced.
+
+    >>> [[(a, b) for a, b in page] for page in columns_of(list("abcdefg"), lines=2)]
+    [[('a', 'c'), ('b', 'd')], [('e', 'g'), ('f', None)]]
+    """
+    pages = []
+    for start in range(0, len(players), 2 * lines):
+        chunk = players[start : start + 2 * lines]
+        half = (len(chunk) + 1) // 2
+        left, right = chunk[:half], chunk[half:]
+        pages.append([(one, right[k] if k < len(right) else None) for k, one in enumerate(left)])
+    return pages
+
+
+def seating_context(round: Round) -> dict:
+    tournament = round.tournament
+    names = selectors.names(tournament)
+    tables, byes = _tables(round, names)
+    players = [
+        PlayerSeat(line.name, table.number, line.seat) for table in tables for line in table.seats
+    ]
+    players = sorted([*players, *byes], key=lambda one: alphabetical(one.name))
+    return _common(
+        tournament,
+        _("Round %(number)s: seating") % {"number": round.number},
+        round=round,
+        draft=round.state == RoundState.DRAFT,
+        tables=tables,
+        card_rows=[tables[k : k + 2] for k in range(0, len(tables), 2)],
+        players=players,
+        pages=columns_of(players),
+        byes=byes,
+    )
+
+
+def seating_pdf(round: Round) -> bytes:
+    """The notice board's seating: the tables in large type, then everyone A to Z."""
+    return _render("competition/print/seating.html", seating_context(round))
+
+
+# --- table protocols ------------------------------------------------------------------------
+
+# Seat ids for the blank sheet: the engine needs distinct names, the drawing prints others.
+_SEAT_IDS = ("A", "B", "C", "D")
+
+
+@dataclass(frozen=True)
+class BlankSheet:
+    """The paper pulka of a table before its first deal: `names` labels each player's edge
+    ("1. Anna"), `seats` heads each column of whists with the opponent's seat ("2")."""
+
+    names: Drawing
+    seats: Drawing
+
+
+def blank_sheet(rules: engine.Rules, names: list[str]) -> BlankSheet:
+    """The sheet's ruling, the players' names by their edges and the pool in the circle.
+
+    The columns are headed by seat numbers, not names: WeasyPrint draws an SVG's text letter
+    by letter, and names in twelve columns took a third of the time it spent drawing the
+    protocols (bench/printouts.py: 7.3 s for 75 tables with them, 6.4 s without).
+    """
+    ids = list(_SEAT_IDS[: len(names)])
+    sheet = engine.compute_sheet(rules, ids, [])
+    labelled = [f"{k}. {name}" for k, name in enumerate(names, start=1)]
+    numbers = [str(k) for k in range(1, len(names) + 1)]
+    return BlankSheet(pulka_drawing(sheet, labelled), pulka_drawing(sheet, numbers))
+
+
+@dataclass(frozen=True)
+class Protocol:
+    table: TableSeats
+    sheet: BlankSheet
+
+    @property
+    def image(self) -> str:
+        """The sheet as an SVG image in a data: URL. An image, not SVG inline in the page:
+        WeasyPrint then styles the page without the sheet's elements and draws it faster
+        (bench/printouts.py: a fifth off the protocols' time)."""
+        context = {"sheet": self.sheet.names, "columns": self.sheet.seats.players}
+        svg = render_to_string("competition/print/_sheet.html", context)
+        return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
+def protocols_size(round: Round, table: int | None = None) -> int:
+    """The pages: one per table (no query: the seating is on the round)."""
+    numbers = [t.get("number") for t in (round.seating or {}).get("tables", ())]
+    if table is not None:
+        return int(table in numbers)
+    return len(numbers)
+
+
+def has_table(round: Round, number: int) -> bool:
+    return protocols_size(round, number) == 1
+
+
+def protocols_context(round: Round, table: int | None = None) -> dict:
+    tournament = round.tournament
+    rules = engine.rules_from_dict(tournament.rules)
+    tables, _byes = _tables(round, selectors.names(tournament))
+    if table is not None:
+        tables = [one for one in tables if one.number == table]
+    protocols = [
+        Protocol(one, blank_sheet(rules, [line.name for line in one.seats])) for one in tables
+    ]
+    points_label = {
+        Scoring.CAPS: _("After caps"),
+        Scoring.PLACES: _("Points"),
+        Scoring.WHISTS: _("Points"),
+    }[Scoring(tournament.scoring)]
+    return _common(
+        tournament,
+        _("Round %(number)s: table protocols") % {"number": round.number},
+        round=round,
+        protocols=protocols,
+        convention=PRESET_LABELS[rules.preset],
+        pool_target=rules.pool_target,
+        points_label=points_label,
+    )
+
+
+def protocols_pdf(round: Round, table: int | None = None) -> bytes:
+    """A protocol per table of the round, one page each (or the one table asked for)."""
+    return _render("competition/print/protocols.html", protocols_context(round, table))
+
+
+# Big printouts are prepared in the background (competition.files.services). Each threshold is about
+# a second's worth by bench/printouts.py: 90 ms a table's protocol, 2.1 s the seating of
+# 300 players, 2.9 s the standings of 300.
+PROTOCOLS_THRESHOLD_TABLES = 12
+SEATING_THRESHOLD_PLAYERS = 140
+STANDINGS_THRESHOLD_LINES = 100
+PROTOCOLS_KIND = "tournament-protocols"
+SEATING_KIND = "tournament-seating"
+STANDINGS_KIND = "tournament-standings"
+
+
+def _round_of(club: Club, tournament_id: int, number: int) -> Round:
+    return Round.objects.select_related("tournament__club").get(
+        tournament__club=club, tournament_id=tournament_id, number=number
+    )
+
+
+def seating_what(round: Round) -> str:
+    if round.state == RoundState.DRAFT:
+        return _("round %(number)s seating DRAFT") % {"number": round.number}
+    return _("round %(number)s seating") % {"number": round.number}
+
+
+def standings_what(after: int | None) -> str:
+    if after is None:
+        return _("standings")
+    return _("standings after round %(number)s") % {"number": after}
+
+
+@files.register(SEATING_KIND, label=gettext_lazy("A round's seating (PDF)"))
+def seating_file(club: Club, *, tournament_id: int, number: int) -> files.BuiltFile:
+    round = _round_of(club, tournament_id, number)
+    name = filename(round.tournament, seating_what(round))
+    return files.BuiltFile(name, "application/pdf", seating_pdf(round))
+
+
+@files.register(STANDINGS_KIND, label=gettext_lazy("The standings (PDF)"))
+def standings_file(club: Club, *, tournament_id: int, after: int | None) -> files.BuiltFile:
+    tournament = Tournament.objects.select_related("club").get(club=club, pk=tournament_id)
+    name = filename(tournament, standings_what(after))
+    return files.BuiltFile(name, "application/pdf", standings_pdf(tournament, after))
+
+
+@files.register(PROTOCOLS_KIND, label=gettext_lazy("A round's table protocols (PDF)"))
+def protocols_file(club: Club, *, tournament_id: int, number: int) -> files.BuiltFile:
+    """Every table's protocol of a published round, as one file (the worker's way)."""
+    round = _round_of(club, tournament_id, number)
+    what = _("round %(number)s protocols") % {"number": number}
+    return files.BuiltFile(
+        filename(round.tournament, what), "application/pdf", protocols_pdf(round)
+    )
+
+
+def filename(tournament: Tournament, what: str) -> str:
+    """A printout's file name: the tournament's, without what a header or a path cannot hold."""
+    name = "".join(c if c.isprintable() and c not in "/\\" else " " for c in tournament.name)
+    return f"{' '.join(name.split())} - {what}.pdf"
+
+
+# --- standings ------------------------------------------------------------------------------
+
+TIE_BREAK_COLUMNS = {
+    ts.TieBreak.ADJUSTED_WHISTS: lambda line: figure(line.adjusted),
+    ts.TieBreak.TABLE_WINS: lambda line: str(line.table_wins),
+    ts.TieBreak.BEST_ROUND: lambda line: figure(line.best_round),
+    ts.TieBreak.OPPONENTS_TOTAL: lambda line: figure(line.opponents_total),
+}
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    place: int
+    name: str
+    team: str
+    rounds: tuple[str, ...]  # the round's score; "" where he did not play
+    penalty: str
+    total: str
+    breaks: tuple[str, ...]
+    lot: str
+    flagged: bool
+    finalist: bool | None
+    first_outside: bool  # the first line below the final's cut: a rule above it
+
+
+def confirmed_rounds(tournament: Tournament) -> list[int]:
+    return list(
+        Round.objects.filter(tournament=tournament, state=RoundState.CONFIRMED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def _teams(tournament: Tournament) -> list[tuple[int, str]]:
+    """(player, team) for every entry in a team."""
+    entries = Entry.objects.filter(tournament=tournament).exclude(team="")
+    return list(entries.values_list("player_id", "team"))
+
+
+def standings_size(tournament: Tournament) -> int:
+    """The lines: one per entry (one small query)."""
+    return Entry.objects.filter(tournament=tournament).count()
+
+
+def _penalty(line: ts.Line, unit: ts.Unit) -> str:
+    taken = sum((Fraction(p.amount) for p in line.penalties if p.unit == unit), Fraction(0))
+    return figure(-taken) if taken else ""
+
+
+def _standings_title(tournament: Tournament, rounds: list[int], after: int | None) -> str:
+    if after is None and tournament.finished_at is not None:
+        return _("Final standings")
+    last = after if after is not None else (rounds[-1] if rounds else None)
+    if last is None:
+        return _("Standings")
+    return _("Standings after round %(number)s") % {"number": last}
+
+
+def standings_context(tournament: Tournament, after: int | None = None) -> dict:
+    """The standings after round `after` (None: every confirmed round, the final ones when
+    the tournament is over)."""
+    read = selectors.results(tournament, through=after)
+    table = selectors.standings_from(tournament, read)
+    teams = dict(_teams(tournament))
+    counted = ts.Unit.POINTS if tournament.scoring == Scoring.PLACES else ts.Unit.WHISTS
+    has_penalties = any(line.penalties for line in table.lines)
+    rows = []
+    previous: bool | None = None
+    for line in table.lines:
+        rows.append(
+            StandingRow(
+                place=line.place,
+                name=read.names.get(line.player, str(line.player)),
+                team=teams.get(line.player, ""),
+                rounds=tuple(
+                    figure(line.rounds[n].score) if n in line.rounds else "" for n in read.rounds
+                ),
+                penalty=_penalty(line, counted),
+                total=figure(line.score),
+                breaks=tuple(TIE_BREAK_COLUMNS[key](line) for key in table.tie_breaks),
+                lot=str(line.lot) if line.lot is not None else "",
+                flagged=bool(line.flagged),
+                finalist=line.finalist,
+                first_outside=previous is True and line.finalist is False,
+            )
+        )
+        previous = line.finalist
+    penalties = [
+        {
+            "name": read.names.get(p.player, str(p.player)),
+            "round": p.round,
+            "amount": figure(p.amount),
+            "unit": PenaltyUnit(p.unit).label,
+            "reason": p.reason,
+        }
+        for line in table.lines
+        for p in line.penalties
+    ]
+    title = _standings_title(tournament, read.rounds, after)
+    columns = len(read.rounds) + len(table.tie_breaks) + has_penalties
+    return _common(
+        tournament,
+        title,
+        rule=selectors.rule_words(tournament),
+        rounds=read.rounds,
+        rows=rows,
+        tie_breaks=[selectors.TIE_BREAK_LABELS[key] for key in table.tie_breaks],
+        lot_seed=table.lot_seed,
+        has_teams=bool(teams),
+        has_penalties=has_penalties,
+        penalties=penalties,
+        any_flagged=any(row.flagged for row in rows),
+        wide=columns > 8,
+    )
+
+
+def standings_pdf(tournament: Tournament, after: int | None = None) -> bytes:
+    """The standings with a column per round, the rule in words and when they were made."""
+    return _render("competition/print/standings.html", standings_context(tournament, after))
+
+
+# --- teams ------------------------------------------------------------------------------------
+
+
+def team_standings_size(tournament: Tournament) -> int:
+    """The teams (one small query)."""
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .exclude(team="")
+        .values("team")
+        .distinct()
+        .count()
+    )
+
+
+def _team_title(tournament: Tournament, rounds: list[int]) -> str:
+    if tournament.finished_at is not None:
+        return _("Final team standings")
+    if not rounds:
+        return _("Team standings")
+    return _("Team standings after round %(number)s") % {"number": rounds[-1]}
+
+
+def team_standings_context(tournament: Tournament) -> dict:
+    read = selectors.results(tournament)
+    lines = selectors.team_lines(tournament, read)
+    members: dict[str, list[str]] = {}
+    for player, team in _teams(tournament):
+        members.setdefault(team, []).append(read.names.get(player, str(player)))
+    rows = [
+        {
+            "place": line.place,
+            "team": line.team,
+            "members": sorted(members.get(line.team, ()), key=str.casefold),
+            "rounds": [figure(line.rounds[n]) if n in line.rounds else "" for n in read.rounds],
+            "total": figure(line.total),
+            "best_round": figure(line.best_round),
+        }
+        for line in lines
+    ]
+    return _common(
+        tournament,
+        _team_title(tournament, read.rounds),
+        rule=selectors.rule_words(tournament),
+        rounds=read.rounds,
+        rows=rows,
+        wide=len(read.rounds) > 8,
+    )
+
+
+def team_standings_pdf(tournament: Tournament) -> bytes:
+    """The teams ranked by the sum of their best members' round scores."""
+    return _render("competition/print/teams.html", team_standings_context(tournament))

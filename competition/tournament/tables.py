@@ -1,0 +1,367 @@
+"""The tournament standings as a django-tables2 table (the league's pattern: competition.league.tables).
+
+The rows are competition.lib.tournament_scoring.Line, ranked by the core in the tournament's
+tie-break order: the table never sorts them (the order is the standings). Its columns follow
+the tournament: the place, the player, the stage once the final is reached, then for each
+counted round the whists as played (marked when below the floor), the capped whists or the
+place points when the rule counts them, and the table; the penalties, the total, the
+tie-breaks in the tournament's order, and the lot when it decided a place.
+
+Numbers are exact: a Fraction shows as players write it (scoring.formatting.score: 5/2, −3),
+and goes to the exports as a number (whole, or to 4 decimals). The rows are rendered here
+(`body_rows`, `export_rows`) as in competition.league.tables: 300 players over 9 rounds are some
+13,000 cells, too many for django-tables2's generic cell rendering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from competition.lib import tournament_scoring as ts
+from competition.models import Scoring, Tournament
+from competition.tournament.standings import TIE_VALUES, StandingsPage, penalty_total
+from scoring.formatting import score
+
+TIE_BREAK_HEADERS = {
+    ts.TieBreak.ADJUSTED_WHISTS: gettext_lazy("Adjusted whists"),
+    ts.TieBreak.TABLE_WINS: gettext_lazy("Table wins"),
+    ts.TieBreak.BEST_ROUND: gettext_lazy("Best round"),
+    ts.TieBreak.OPPONENTS_TOTAL: gettext_lazy("Opponents' total"),
+}
+
+
+def export_number(value: object) -> object:
+    """A number as a spreadsheet takes it: a whole Fraction as an int, another to 4 decimals.
+
+    >>> export_number(Fraction(10, 2)), export_number(Fraction(1009, 5)), export_number(None)
+    (5, 201.8, None)
+    """
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else round(float(value), 4)
+    return value
+
+
+def shown(value: object) -> str:
+    """A cell's text: a score as players write it, "" for nothing."""
+    if value is None:
+        return ""
+    if isinstance(value, Fraction | int) and not isinstance(value, bool):
+        return score(value)
+    return escape(value)
+
+
+class LineColumn(tables.Column):
+    """A column read from a standings line by `value`; `group` names the round it belongs to
+    (the page's header spans it), `cell` renders a value as HTML when a number is not enough."""
+
+    def __init__(
+        self,
+        value: Callable[[ts.Line], object],
+        *,
+        group: str = "",
+        css: str = "num",
+        cell: Callable[[ts.Line, object], str] | None = None,
+        **kwargs,
+    ) -> None:
+        kwargs.setdefault("attrs", {"th": {"class": css}, "td": {"class": css}})
+        super().__init__(orderable=False, empty_values=(), **kwargs)
+        self.value = value
+        self.group = group
+        self.cell = cell
+
+
+def _td(css: str) -> str:
+    """A cell's opening tag. The standings' cells are numbers aligned right by the table's
+    style: a class only where a cell differs, which keeps 300 rows of 40 cells light."""
+    classes = " ".join(name for name in css.split() if name != "num")
+    return format_html('<td class="{}">', classes) if classes else "<td>"
+
+
+@dataclass(frozen=True)
+class HeaderCell:
+    label: str
+    css: str = ""
+    colspan: int = 1
+    rowspan: int = 1
+    scope: str = "col"
+
+
+class TournamentStandingsTable(tables.Table):
+    """The standings of a tournament after the page's round."""
+
+    place = LineColumn(lambda line: line.place, verbose_name=gettext_lazy("Place"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data ranking standings"}
+        empty_text = gettext_lazy("No round is confirmed yet.")
+
+    def __init__(self, page: StandingsPage, **kwargs) -> None:
+        self.page = page
+        self.tournament: Tournament = page.tournament
+        self.names = page.names
+        super().__init__(page.standings.lines, extra_columns=self._columns(), **kwargs)
+
+    # The columns --------------------------------------------------------------------------
+
+    def _columns(self) -> list[tuple[str, LineColumn]]:
+        page, tournament = self.page, self.tournament
+        columns: list[tuple[str, LineColumn]] = [
+            (
+                "player",
+                LineColumn(
+                    lambda line: self.names.get(line.player, ""),
+                    css="player",
+                    cell=self._player_cell,
+                    verbose_name=_("Player"),
+                ),
+            )
+        ]
+        if page.stage is not None:
+            columns.append(
+                (
+                    "stage",
+                    LineColumn(
+                        lambda line: _("Final") if line.finalist else "",
+                        css="stage",
+                        verbose_name=_("Stage"),
+                    ),
+                )
+            )
+        scored = {Scoring.CAPS: _("Capped"), Scoring.PLACES: _("Points")}.get(tournament.scoring)
+        for number in page.rounds:
+            group = _("Round %(number)s") % {"number": number}
+            columns.append(
+                (
+                    f"r{number}_whists",
+                    LineColumn(
+                        self._round(number, lambda one: one.whists),
+                        group=group,
+                        cell=self._whists_cell(number),
+                        verbose_name=_("Whists"),
+                    ),
+                )
+            )
+            if scored is not None:
+                columns.append(
+                    (
+                        f"r{number}_score",
+                        LineColumn(
+                            self._round(number, lambda one: one.score),
+                            group=group,
+                            verbose_name=scored,
+                        ),
+                    )
+                )
+            columns.append(
+                (
+                    f"r{number}_table",
+                    LineColumn(
+                        self._round(number, lambda one: one.table),
+                        group=group,
+                        css="num table-number",
+                        cell=self._table_cell(number),
+                        verbose_name=_("Table"),
+                    ),
+                )
+            )
+        if tournament.scoring == Scoring.PLACES:
+            columns.append(
+                (
+                    "penalty_points",
+                    LineColumn(
+                        lambda line: penalty_total(line, ts.Unit.POINTS) or None,
+                        verbose_name=_("Penalty points"),
+                    ),
+                )
+            )
+            whists_penalty = _("Penalty whists")
+        else:
+            whists_penalty = _("Penalties")
+        columns += [
+            (
+                "penalty_whists",
+                LineColumn(
+                    lambda line: penalty_total(line, ts.Unit.WHISTS) or None,
+                    verbose_name=whists_penalty,
+                ),
+            ),
+            (
+                "total",
+                LineColumn(
+                    lambda line: line.score,
+                    css="num total",
+                    cell=self._total_cell,
+                    verbose_name=_("Total"),
+                ),
+            ),
+        ]
+        for key in self.page.standings.tie_breaks:
+            columns.append(
+                (
+                    key.value,
+                    LineColumn(TIE_VALUES[key], verbose_name=TIE_BREAK_HEADERS[key]),
+                )
+            )
+        if page.lot_decided:
+            decided = page.lot_decided
+            columns.append(
+                (
+                    "lot",
+                    LineColumn(
+                        lambda line: line.lot if line.player in decided else None,
+                        verbose_name=_("Lot"),
+                    ),
+                )
+            )
+        return columns
+
+    @staticmethod
+    def _round(number: int, part: Callable[[ts.RoundScore], object]) -> Callable:
+        def value(line: ts.Line) -> object:
+            one = line.rounds.get(number)
+            return None if one is None else part(one)
+
+        return value
+
+    # Cells that are more than a number ----------------------------------------------------
+
+    def _player_cell(self, line: ts.Line, name: object) -> str:
+        return format_html('<a href="{}">{}</a>', self.profile_url(line.player), name)
+
+    def _whists_cell(self, number: int) -> Callable[[ts.Line, object], str]:
+        below = escape(_("below the floor"))
+
+        def cell(line: ts.Line, value: object) -> str:
+            if number not in line.flagged:
+                return shown(value)
+            return (
+                f'{shown(value)} <span class="flag" aria-hidden="true">⚑</span>'
+                f'<span class="visually-hidden">{below}</span>'
+            )
+
+        return cell
+
+    def _table_cell(self, number: int) -> Callable[[ts.Line, object], str]:
+        bye = escape(_("bye"))
+
+        def cell(line: ts.Line, value: object) -> str:
+            if value is None and number in line.rounds:
+                return bye
+            return shown(value)
+
+        return cell
+
+    @staticmethod
+    def _total_cell(line: ts.Line, value: object) -> str:
+        sign = "plus" if line.score > 0 else "minus" if line.score < 0 else ""
+        return f'<span class="{sign}">{shown(value)}</span>' if sign else shown(value)
+
+    @cached_property
+    def profile_url(self) -> Callable[[int], str]:
+        """player id -> the profile's URL; reverse() once a table (some 25 µs a call)."""
+        marker = 987654321
+        url = reverse("competition:player-detail", args=[self.tournament.club.slug, marker])
+        head, tail = url.split(str(marker))
+        return lambda player_id: f"{head}{player_id}{tail}"
+
+    # The page and the exports -------------------------------------------------------------
+
+    def _specs(self) -> list[tuple[LineColumn, str]]:
+        return [(bound.column, bound.attrs["td"].get("class", "")) for bound in self.columns]
+
+    def header_rows(self) -> list[list[HeaderCell]]:
+        """One header row, or two when rounds are shown: "Round 2" above its columns."""
+        top: list[HeaderCell] = []
+        below: list[HeaderCell] = []
+        grouped = any(bound.column.group for bound in self.columns)
+        for bound in self.columns:
+            column = bound.column
+            css = bound.attrs["th"].get("class", "")
+            if not column.group:
+                top.append(HeaderCell(str(bound.header), css, rowspan=2 if grouped else 1))
+                continue
+            if top and top[-1].scope == "colgroup" and top[-1].label == column.group:
+                last = top.pop()
+                top.append(
+                    HeaderCell(last.label, last.css, colspan=last.colspan + 1, scope=last.scope)
+                )
+            else:
+                top.append(HeaderCell(column.group, "group", scope="colgroup"))
+            below.append(HeaderCell(str(bound.header), css))
+        return [top, below] if below else [top]
+
+    def body_rows(self) -> list[SafeString]:
+        """Every row as HTML: <tr data-player="id" class="..."><td class="...">...</td>...</tr>."""
+        specs = [(column.value, column.cell, _td(css)) for column, css in self._specs()]
+        rows = []
+        for line in self.page.standings.lines:
+            css = "finalist" if line.finalist else ""
+            html = [f'<tr data-player="{line.player:d}" class="{css}">']
+            for value_of, cell, td in specs:
+                value = value_of(line)
+                html += [td, cell(line, value) if cell else shown(value), "</td>"]
+            html.append("</tr>")
+            rows.append(mark_safe("".join(html)))
+        return rows
+
+    def export_headers(self) -> list[str]:
+        return [
+            f"{bound.column.group}: {bound.header}" if bound.column.group else str(bound.header)
+            for bound in self.columns
+        ]
+
+    def export_rows(self) -> Iterator[list[object]]:
+        """Every row as values: numbers stay numbers."""
+        values = [column.value for column, _css in self._specs()]
+        for line in self.page.standings.lines:
+            yield [export_number(value(line)) for value in values]
+
+
+def team_export(page: StandingsPage) -> tuple[list[str], list[list[object]]]:
+    """The team standings as export headers and rows."""
+    headers = [_("Place"), _("Team"), _("Players")]
+    headers += [_("Round %(number)s") % {"number": number} for number in page.rounds]
+    headers += [_("Total"), _("Best round")]
+    rows = []
+    for line in page.teams:
+        row: list[object] = [line.place, line.team, ", ".join(page.team_members.get(line.team, []))]
+        row += [export_number(line.rounds.get(number)) for number in page.rounds]
+        row += [export_number(line.total), export_number(line.best_round)]
+        rows.append(row)
+    return headers, rows
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    place: int
+    team: str
+    members: str
+    rounds: list[str]
+    total: str
+    best_round: str
+
+
+def team_rows(page: StandingsPage) -> list[TeamRow]:
+    """The team standings as the page shows them."""
+    return [
+        TeamRow(
+            place=line.place,
+            team=line.team,
+            members=", ".join(page.team_members.get(line.team, [])),
+            rounds=[shown(line.rounds.get(number)) for number in page.rounds],
+            total=shown(line.total),
+            best_round=shown(line.best_round),
+        )
+        for line in page.teams
+    ]

@@ -1,0 +1,590 @@
+"""The organiser's tournament pages: the club's tournaments, a tournament's settings, home,
+entries and penalties, and a round from its draft to its confirmation.
+
+Reading follows the club (anyone for a public club, members for a private one); the club's
+owner organises (settings, entries, seating, publishing, starting, confirming, penalties);
+a secretary records the deals on the ordinary pulka pages and may also end a table on time.
+
+Every action is a POST. Without JavaScript it redirects back with a message (post-redirect-
+get); with htmx it answers with the updated section of the page, saying what happened or
+why nothing did (status 200: htmx swaps only that). Input that names no player, table or
+round of this tournament is refused with a message; nothing is changed then.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from club.access import ClubAccess, get_club_for_user
+from club.errors import ServiceError
+from club.models import Role
+from club.params import parse_int
+from club.rendering import club_context, redirect_after_form, render_page, wants_fragment
+from competition.models import Entry, Round, RoundState, Tournament
+from competition.tournament import pages, selectors, services
+from competition.tournament.forms import (
+    EntriesForm,
+    PenaltyForm,
+    SubstituteForm,
+    TeamForm,
+    TournamentForm,
+)
+from competition.tournament.services import TournamentServiceError
+from scoring import engine
+from scoring.forms import convention_summary
+
+LIST = "competition/tournament_list.html"
+FORM = "competition/tournament_form.html"
+HOME = "competition/tournament_detail.html"
+ENTRIES = "competition/tournament_entries.html"
+PENALTIES = "competition/tournament_penalties.html"
+ROUND = "competition/tournament_round.html"
+
+
+def _gate(
+    request: HttpRequest, club_slug: str, tournament_id: int, *, role: str | None = None
+) -> tuple[ClubAccess, Tournament]:
+    access = get_club_for_user(request, club_slug, role=role)
+    return access, selectors.tournament_for_club(access.club, tournament_id)
+
+
+def _url(name: str, tournament: Tournament, *args: object) -> str:
+    return reverse(f"competition:{name}", args=[tournament.club.slug, tournament.pk, *args])
+
+
+def _has_published(tournament: Tournament) -> bool:
+    return tournament.rounds.exclude(state=RoundState.DRAFT).exists()
+
+
+def _answer(request: HttpRequest, ok: bool, outcome: str, url: str, page: Callable) -> HttpResponse:
+    """After an action: a redirect with the message, or for htmx the section saying it."""
+    if not wants_fragment(request):
+        (messages.success if ok else messages.error)(request, outcome)
+        return redirect(url)
+    return page(outcome=outcome, ok=ok)
+
+
+# --- the list and the settings --------------------------------------------------------------
+
+
+@require_GET
+def tournament_list(request: HttpRequest, club_slug: str) -> HttpResponse:
+    access = get_club_for_user(request, club_slug)
+    context = club_context(access, rows=pages.tournament_rows(access.club))
+    return render_page(request, LIST, context, fragment="tournaments")
+
+
+def _form_page(
+    request: HttpRequest, access: ClubAccess, form: TournamentForm, tournament: Tournament | None
+) -> HttpResponse:
+    context = club_context(access, form=form, tournament=tournament)
+    return render_page(request, FORM, context, fragment="form")
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_create(request: HttpRequest, club_slug: str) -> HttpResponse:
+    access = get_club_for_user(request, club_slug, role=Role.OWNER)
+    form = TournamentForm(request.POST or None, club=access.club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(
+                club=access.club, created_by=request.user, **form.settings()
+            )
+        except ServiceError as exc:
+            exc.add_to_form(form)
+        else:
+            messages.success(
+                request,
+                _("%(tournament)s is open: enter its players.") % {"tournament": tournament},
+            )
+            return redirect_after_form(request, _url("tournament-entries", tournament))
+    return _form_page(request, access, form, None)
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_edit(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    access, tournament = _gate(request, club_slug, tournament_id, role=Role.OWNER)
+    locked = _has_published(tournament)
+    # A copy: an invalid form must not rename the tournament in the page's header.
+    form = TournamentForm(
+        request.POST or None, instance=copy.copy(tournament), club=access.club, locked=locked
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_update(tournament=tournament, **form.settings())
+        except ServiceError as exc:
+            exc.add_to_form(form)
+        else:
+            messages.success(request, _("%(tournament)s is saved.") % {"tournament": tournament})
+            return redirect_after_form(request, tournament.get_absolute_url())
+    return _form_page(request, access, form, tournament)
+
+
+# --- the home -------------------------------------------------------------------------------
+
+
+def _home(
+    request: HttpRequest, access: ClubAccess, tournament: Tournament, outcome: str = "", ok=True
+) -> HttpResponse:
+    rounds = list(tournament.rounds.order_by("number"))
+    last = rounds[-1] if rounds else None
+    can_draw = (
+        access.can_manage
+        and len(rounds) < tournament.round_count
+        and (last is None or last.state == RoundState.CONFIRMED)
+    )
+    context = club_context(
+        access,
+        tournament=tournament,
+        rounds=rounds,
+        planned=range(len(rounds) + 1, tournament.round_count + 1),
+        state=pages.tournament_state(tournament, rounds),
+        can_draw=can_draw,
+        next_number=len(rounds) + 1,
+        outcome=outcome,
+        ok=ok,
+    )
+    if not wants_fragment(request):
+        lines, count = pages.top_standings(tournament)
+        conventions = engine.rules_from_dict(tournament.rules)
+        context.update(
+            conventions=convention_summary(conventions),
+            pool_target=conventions.pool_target,
+            rules=selectors.rule_words(tournament),
+            entries=pages.entry_counts(tournament),
+            standings=lines,
+            standings_count=count,
+        )
+    return render_page(request, HOME, context, fragment="rounds")
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    access, tournament = _gate(request, club_slug, tournament_id)
+    return _home(request, access, tournament)
+
+
+@require_POST
+def round_draw(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    """Draw the next round's draft, then show it."""
+    access, tournament = _gate(request, club_slug, tournament_id, role=Role.OWNER)
+    try:
+        round = services.round_draft(tournament=tournament)
+    except ServiceError as exc:
+        return _answer(
+            request,
+            False,
+            exc.message,
+            tournament.get_absolute_url(),
+            lambda **kw: _home(request, access, tournament, **kw),
+        )
+    messages.success(
+        request, _("The draft of round %(number)s is drawn.") % {"number": round.number}
+    )
+    return redirect_after_form(request, _url("round-detail", tournament, round.number))
+
+
+# --- entries --------------------------------------------------------------------------------
+
+
+def _entries(
+    request: HttpRequest,
+    access: ClubAccess,
+    tournament: Tournament,
+    form: EntriesForm | None = None,
+    outcome: str = "",
+    ok: bool = True,
+) -> HttpResponse:
+    entries = selectors.entries(tournament)
+    context = club_context(
+        access,
+        tournament=tournament,
+        entries=entries,
+        active=sum(1 for e in entries if e.is_active),
+        outcome=outcome,
+        ok=ok,
+    )
+    if access.can_manage:
+        context["form"] = form or EntriesForm()
+        context["roster"] = pages.roster_names(tournament)
+    return render_page(request, ENTRIES, context, fragment="entries")
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_entries(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    """The players entered; the owner adds them by name (one a line) with their team."""
+    role = Role.OWNER if request.method == "POST" else None
+    access, tournament = _gate(request, club_slug, tournament_id, role=role)
+    if request.method != "POST":
+        return _entries(request, access, tournament)
+    form = EntriesForm(request.POST)
+    if form.is_valid():
+        try:
+            added = services.entries_add(
+                tournament=tournament,
+                names=form.cleaned_data["names"],
+                team=form.cleaned_data["team"],
+            )
+        except ServiceError as exc:
+            exc.add_to_form(form)
+        else:
+            outcome = ngettext(
+                "%(count)s player entered.", "%(count)s players entered.", len(added)
+            ) % {"count": len(added)}
+            if added and added[0].first_round > 1:
+                outcome += " " + _("They play from round %(number)s.") % {
+                    "number": added[0].first_round
+                }
+            return _answer(
+                request,
+                True,
+                outcome,
+                _url("tournament-entries", tournament),
+                lambda **kw: _entries(request, access, tournament, **kw),
+            )
+    return _entries(request, access, tournament, form)
+
+
+def _entry_view(act: Callable[[HttpRequest, Entry], str], name: str):
+    """A POST on one entry by the owner: `act` does it and says what it did."""
+
+    @require_POST
+    def view(
+        request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
+    ) -> HttpResponse:
+        access, tournament = _gate(request, club_slug, tournament_id, role=Role.OWNER)
+        entry = (
+            Entry.objects.filter(tournament=tournament, pk=entry_id)
+            .select_related("player", "tournament")
+            .first()
+        )
+        if entry is None:
+            raise Http404
+        entry.tournament = tournament
+        try:
+            outcome, ok = act(request, entry), True
+        except ServiceError as exc:
+            outcome, ok = exc.message, False
+        return _answer(
+            request,
+            ok,
+            outcome,
+            _url("tournament-entries", tournament),
+            lambda **kw: _entries(request, access, tournament, **kw),
+        )
+
+    view.__name__ = name
+    return view
+
+
+def _withdraw(request: HttpRequest, entry: Entry) -> str:
+    services.entry_withdraw(entry=entry, by=request.user)
+    return _("%(name)s is withdrawn.") % {"name": entry.player.name}
+
+
+def _restore(request: HttpRequest, entry: Entry) -> str:
+    entry = services.entry_restore(entry=entry)
+    # From the first round not yet published (a late entry's first round may be later).
+    return _("%(name)s plays again from round %(number)s.") % {
+        "name": entry.player.name,
+        "number": max(entry.first_round, services.next_round(entry.tournament)),
+    }
+
+
+def _team(request: HttpRequest, entry: Entry) -> str:
+    form = TeamForm(request.POST)
+    if not form.is_valid():
+        raise TournamentServiceError(" ".join(form.errors["team"]))
+    entry = services.entry_update(entry=entry, team=form.cleaned_data["team"])
+    if entry.team:
+        return _("%(name)s plays for team %(team)s.") % {
+            "name": entry.player.name,
+            "team": entry.team,
+        }
+    return _("%(name)s plays in no team.") % {"name": entry.player.name}
+
+
+entry_withdraw = _entry_view(_withdraw, "entry_withdraw")
+entry_restore = _entry_view(_restore, "entry_restore")
+entry_team = _entry_view(_team, "entry_team")
+
+
+@require_POST
+def entry_substitute(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    """A substitute (by name) plays for an entered player (chosen in the form)."""
+    access, tournament = _gate(request, club_slug, tournament_id, role=Role.OWNER)
+    form = SubstituteForm(request.POST, entries=selectors.entries(tournament))
+    if form.is_valid():
+        entry = form.cleaned_data["entry"]
+        entry.tournament = tournament
+        try:
+            substitute = services.entry_substitute(entry=entry, name=form.cleaned_data["name"])
+        except ServiceError as exc:
+            outcome, ok = exc.message, False
+        else:
+            outcome, ok = (
+                _("%(substitute)s plays for %(name)s from round %(number)s.")
+                % {
+                    "substitute": substitute.player.name,
+                    "name": entry.player.name,
+                    "number": substitute.first_round,
+                },
+                True,
+            )
+    else:
+        outcome, ok = " ".join(str(e) for errors in form.errors.values() for e in errors), False
+    return _answer(
+        request,
+        ok,
+        outcome,
+        _url("tournament-entries", tournament),
+        lambda **kw: _entries(request, access, tournament, **kw),
+    )
+
+
+# --- penalties ------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_penalties(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
+    """The judge's penalties: every one with who gave it and when; the owner adds them."""
+    role = Role.OWNER if request.method == "POST" else None
+    access, tournament = _gate(request, club_slug, tournament_id, role=role)
+    players = sorted(selectors.names(tournament).items(), key=lambda item: item[1].casefold())
+    rounds = list(
+        tournament.rounds.exclude(state=RoundState.DRAFT)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    form = PenaltyForm(request.POST or None, players=players, rounds=rounds)
+    outcome = ""
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            penalty = services.penalty_add(
+                tournament=tournament,
+                player_id=data["player"],
+                round_number=data["round"],
+                amount=data["amount"],
+                unit=data["unit"],
+                reason=data["reason"],
+                by=request.user,
+            )
+        except ServiceError as exc:
+            exc.add_to_form(form)
+        else:
+            outcome = _("The penalty of %(name)s in round %(number)s is recorded.") % {
+                "name": dict(players)[penalty.player_id],
+                "number": penalty.round,
+            }
+            if not wants_fragment(request):
+                messages.success(request, outcome)
+                return redirect(_url("tournament-penalties", tournament))
+            form = PenaltyForm(players=players, rounds=rounds)
+    context = club_context(
+        access,
+        tournament=tournament,
+        penalties=pages.penalty_history(tournament),
+        form=form if access.can_manage else None,
+        rounds=rounds,
+        outcome=outcome,
+    )
+    return render_page(request, PENALTIES, context, fragment="penalties")
+
+
+# --- a round --------------------------------------------------------------------------------
+
+
+def _round_context(access: ClubAccess, round: Round, outcome: str = "", ok: bool = True) -> dict:
+    tournament = round.tournament
+    numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+    context = club_context(
+        access,
+        tournament=tournament,
+        round=round,
+        method=pages.method_label(round),
+        outcome=outcome,
+        ok=ok,
+        previous=max((n for n in numbers if n < round.number), default=None),
+        next=min((n for n in numbers if n > round.number), default=None),
+    )
+    if round.state == RoundState.DRAFT:
+        if access.can_manage:
+            context["draft"] = pages.draft_review(round)
+        return context
+    tables = pages.live_tables(round)
+    names = selectors.names(tournament)
+    seated = sorted(
+        ((p, names.get(p, str(p))) for p in selectors.seating_of(round).players),
+        key=lambda item: item[1].casefold(),
+    )
+    context.update(
+        tables=tables,
+        running=[t.number for t in tables if t.running],
+        seated=seated,
+        live_token=pages.live_token(round),
+        corrected=services.corrected_after_confirm(round),
+    )
+    return context
+
+
+def _round_page(request: HttpRequest, access: ClubAccess, round: Round, **kw) -> HttpResponse:
+    return render_page(request, ROUND, _round_context(access, round, **kw), fragment="round")
+
+
+@require_GET
+def round_detail(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    access, tournament = _gate(request, club_slug, tournament_id)
+    round = selectors.round_of(tournament, number)
+    if wants_fragment(request) and "v" in request.GET:
+        # The tables' poll: 204 while nothing changed, else the tables again.
+        if request.GET["v"] == pages.live_token(round):
+            return HttpResponse(status=204)
+        context = _round_context(access, round)
+        return render_page(request, ROUND, context, fragment="tables")
+    return _round_page(request, access, round)
+
+
+def _player(request: HttpRequest, field: str) -> int:
+    player = parse_int(request.POST.get(field))
+    if player is None:
+        raise TournamentServiceError(_("Choose two players of this round."))
+    return player
+
+
+def _table(request: HttpRequest) -> int:
+    table = parse_int(request.POST.get("table"))
+    if table is None:
+        raise TournamentServiceError(_("Choose a table of this round."))
+    return table
+
+
+def _pair_names(round: Round, first: int, second: int) -> dict[str, str]:
+    names = selectors.names(round.tournament)
+    return {"first": names.get(first, first), "second": names.get(second, second)}
+
+
+def _swap(request: HttpRequest, round: Round) -> str:
+    first, second = _player(request, "first"), _player(request, "second")
+    services.draft_swap(round=round, first=first, second=second)
+    return _("%(first)s and %(second)s have exchanged seats.") % _pair_names(round, first, second)
+
+
+def _lock(request: HttpRequest, round: Round) -> str:
+    table = _table(request)
+    lock = request.POST.get("lock")
+    if lock not in ("0", "1"):
+        raise TournamentServiceError(_("Choose to lock or to unlock the table."))
+    services.draft_lock(round=round, table=table, lock=lock == "1")
+    if lock == "1":
+        return _("Table %(table)s is locked: a new draw keeps it.") % {"table": table}
+    return _("Table %(table)s is unlocked.") % {"table": table}
+
+
+def _redraw(request: HttpRequest, round: Round) -> str:
+    drawn = services.draft_redraw(round=round)
+    return _("The draft is drawn again with seed %(seed)s.") % {"seed": drawn.seed}
+
+
+def _publish(request: HttpRequest, round: Round) -> str:
+    published = services.round_publish(round=round, by=request.user)
+    count = published.tables.count()
+    return ngettext(
+        "Round %(number)s is published: %(count)s table.",
+        "Round %(number)s is published: %(count)s tables.",
+        count,
+    ) % {"number": published.number, "count": count}
+
+
+def _start(request: HttpRequest, round: Round) -> str:
+    services.round_start(round=round)
+    return _("Round %(number)s has started.") % {"number": round.number}
+
+
+def _end(request: HttpRequest, round: Round) -> str:
+    table = _table(request)
+    services.table_end(round=round, number=table, by=request.user)
+    return _("Table %(table)s is ended.") % {"table": table}
+
+
+def _reseat(request: HttpRequest, round: Round) -> str:
+    first, second = _player(request, "first"), _player(request, "second")
+    services.round_reseat(round=round, first=first, second=second)
+    return _("%(first)s and %(second)s have exchanged seats.") % _pair_names(round, first, second)
+
+
+def _confirm(request: HttpRequest, round: Round) -> str:
+    services.round_confirm(round=round, by=request.user)
+    return _("Round %(number)s is confirmed: it counts in the standings.") % {
+        "number": round.number
+    }
+
+
+def _round_view(act: Callable[[HttpRequest, Round], str], name: str, role: str = Role.OWNER):
+    """A POST on a round: `act` does it and says what it did; the round's section shows it."""
+
+    @require_POST
+    def view(request: HttpRequest, club_slug: str, tournament_id: int, number: int) -> HttpResponse:
+        access, tournament = _gate(request, club_slug, tournament_id, role=role)
+        round = selectors.round_of(tournament, number)
+        try:
+            outcome, ok = act(request, round), True
+        except ServiceError as exc:
+            outcome, ok = exc.message, False
+        if ok:
+            round = selectors.round_of(tournament, number)
+        return _answer(
+            request,
+            ok,
+            outcome,
+            round.get_absolute_url(),
+            lambda **kw: _round_page(request, access, round, **kw),
+        )
+
+    view.__name__ = name
+    return view
+
+
+round_swap = _round_view(_swap, "round_swap")
+round_lock = _round_view(_lock, "round_lock")
+round_redraw = _round_view(_redraw, "round_redraw")
+round_publish = _round_view(_publish, "round_publish")
+round_start = _round_view(_start, "round_start")
+round_end_table = _round_view(_end, "round_end_table", role=Role.SECRETARY)
+round_reseat = _round_view(_reseat, "round_reseat")
+round_confirm = _round_view(_confirm, "round_confirm")
+
+
+@require_POST
+def round_discard(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    """Throw the draft away: the tournament's home then offers to draw it again."""
+    access, tournament = _gate(request, club_slug, tournament_id, role=Role.OWNER)
+    round = selectors.round_of(tournament, number)
+    try:
+        services.draft_discard(round=round)
+    except ServiceError as exc:
+        return _answer(
+            request,
+            False,
+            exc.message,
+            round.get_absolute_url(),
+            lambda **kw: _round_page(request, access, round, **kw),
+        )
+    messages.success(request, _("The draft of round %(number)s is discarded.") % {"number": number})
+    if request.htmx:
+        return HttpResponseClientRedirect(tournament.get_absolute_url())
+    return redirect(tournament.get_absolute_url())
