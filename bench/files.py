@@ -14,7 +14,8 @@ built REPEAT times at each size; the median is taken.
 
 The cost is linear in the deals (queries per pulka, rows per deal), so the slope over the
 sizes gives the time per 1,000 deals, and the threshold is the count of deals whose backup
-takes about TARGET_S: competition.backup.services.BACKUP_THRESHOLD_DEALS is set from it, rounded down.
+takes about TARGET_S: competition.backup.services.BACKUP_THRESHOLD_DEALS is set from it,
+rounded down.
 The last lines are::
 
     backup_ms_per_1000_deals: X

@@ -10,8 +10,8 @@ Pulka, Seat, and the caches PulkaResultCache (zero-sum results, places from the 
 ties sharing) and PairResultCache (net(i, j) = (r_i - r_j) / n: antisymmetric, and each
 player's nets add up to his result). No deals are stored: the league pages never replay.
 
-Then it times `competition.rating.ratings.ratings_update(club=club)` (the full rebuild of the ratings),
-and the ranking page of the all-time league (a member reads it through Django's test
+Then it times `competition.rating.ratings.ratings_update(club=club)` (the full rebuild of the
+ratings), and the ranking page of the all-time league (a member reads it through Django's test
 client, DEBUG off) against a bare view that renders a small template through the same
 client, middleware and login, the two taken in turns; it counts the queries of the league
 page for a league of 10 players and one of 1,000. The ranking is aggregated once per change

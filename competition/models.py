@@ -142,7 +142,8 @@ class RefreshState(models.TextChoices):
 
 
 class RatingRefresh(models.Model):
-    """A re-rate the club is owed: "replay the ratings from `since` on" (competition.rating.background).
+    """A re-rate the club is owed: "replay the ratings from `since` on"
+    (competition.rating.background).
 
     One row per club at most: a new request merges into it by keeping the earlier date. The
     row is deleted when a re-rate that saw its latest request (`generation`) has finished; a

@@ -1,8 +1,8 @@
 """django-tables2 tables of the club pages: a league's ranking.
 
-The rows are competition.league.selectors.LeagueStanding tuples, already aggregated and ranked by
-competition.league.selectors.league_ranking(); the table sorts them in memory (stable, so equal values
-keep the league's order), paginates, and exports them.
+The rows are competition.league.selectors.LeagueStanding tuples, already aggregated and ranked
+by competition.league.selectors.league_ranking(); the table sorts them in memory (stable, so
+equal values keep the league's order), paginates, and exports them.
 
 django-tables2's generic cell rendering inspects each render method's signature for every
 cell, and a template loop over 300 cells costs as much again: on a page of 25 rows the two

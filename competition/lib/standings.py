@@ -1,7 +1,7 @@
 """Standings: players ranked by their per-pulka results under a rule. Pure Python.
 
-No Django and no database here: a league (competition.league.selectors) or, later, a tournament reads
-its rows and passes them in. Two ways in:
+No Django and no database here: a league (competition.league.selectors) or a tournament
+reads its rows and passes them in. Two ways in:
 
 - `tally(rows, rule)` takes raw per-pulka rows (`Result`: player, result, place at the table,
   table size, optionally the round or date) and adds them up per player (`Tally`);

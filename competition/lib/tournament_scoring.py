@@ -122,10 +122,10 @@ class Caps:
     (Fraction(101, 2), Fraction(75, 1), Fraction(85, 1))
     >>> tally([Result(1, 300, 1, 3)], Rule(cap=CAPS_200_650))[0].total  # as a league's cap
     Fraction(210, 1)
-    >>> Caps(((0, 1), (100, 1), (100, 0)))
+    >>> Caps(((0, 1), (100, 1), (100, 0)))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    competition.lib.problems.TournamentError: the caps' breakpoints must increase: 100 comes after 100
+    competition...TournamentError: the caps' breakpoints must increase: 100 comes after 100
     """
 
     steps: tuple[tuple[Number, Number], ...]

@@ -15,7 +15,8 @@ EXAMPLE_NAMES = (
     pgettext_lazy("a player in the rating example", "Vera"),
 )
 # What each won from each (row from column) in the example pulka: Anna 60 off Boris and
-# 90 off Vera, Boris 30 off Vera. The same table as competition.rating.ratings.rate_table's docstring.
+# 90 off Vera, Boris 30 off Vera. The same table as the docstring of
+# competition.rating.ratings.rate_table.
 EXAMPLE_NETS = ((0, 60, 90), (-60, 0, 30), (-90, -30, 0))
 EXAMPLE_PLACES = (1, 2, 3)
 CURVE_MARGINS = (-300, -150, -50, 0, 50, 150, 300, 1000)

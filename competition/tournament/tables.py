@@ -1,4 +1,5 @@
-"""The tournament standings as a django-tables2 table (the league's pattern: competition.league.tables).
+"""The tournament standings as a django-tables2 table (the league's pattern:
+competition.league.tables).
 
 The rows are competition.lib.tournament_scoring.Line, ranked by the core in the tournament's
 tie-break order: the table never sorts them (the order is the standings). Its columns follow

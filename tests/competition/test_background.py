@@ -1,4 +1,5 @@
-"""Background re-rating (competition.rating.background): recorded by the request, replayed by a task."""
+"""Background re-rating (competition.rating.background): recorded by the request, replayed by
+a task."""
 
 from __future__ import annotations
 

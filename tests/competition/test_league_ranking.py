@@ -1,5 +1,5 @@
-"""The league ranking (competition.league.selectors): each counting rule, the cap, the minimum, ties,
-dates, the tenant, ratings, and that it follows the caches the moment they change."""
+"""The league ranking (competition.league.selectors): each counting rule, the cap, the minimum,
+ties, dates, the tenant, ratings, and that it follows the caches the moment they change."""
 
 from __future__ import annotations
 

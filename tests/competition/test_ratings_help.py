@@ -1,4 +1,5 @@
-"""The "how ratings work" page: open to everyone, its example worked out by competition.rating.ratings."""
+"""The "how ratings work" page: open to everyone, its example worked out by
+competition.rating.ratings."""
 
 from __future__ import annotations
 

@@ -787,7 +787,7 @@ def test_a_big_seating_or_standings_is_prepared(
     assert page_text in pdf_text(content)
 
 
-# --- a big round's protocols: prepared in the background (competition.files.services) ----------------
+# --- a big round's protocols: prepared in the background (competition.files.services) ---
 
 
 @pytest.fixture
