@@ -67,8 +67,11 @@ test-browser: messages
 	@if ! .ci/need-command chromium chromium; then \
 	  if [ "$${CI:-}" = "true" ]; then echo "Chromium is required in CI and is not available" >&2; exit 1; fi; \
 	  echo "SKIPPED: browser tests (Chromium is not installed: apt-get install chromium)"; exit 0; fi; \
-	echo "== browser tests in Chromium"; \
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser -q
+	url=$$(.ci/postgres-url) || { \
+	  if [ "$${CI:-}" = "true" ]; then echo "PostgreSQL is required in CI and is not available" >&2; exit 1; fi; \
+	  echo "(no PostgreSQL: the browser tests use a SQLite file with WAL)"; url=; }; \
+	echo "== browser tests in Chromium$${url:+ on PostgreSQL}"; \
+	DATABASE_URL="$$url" DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser -q
 
 bench: install
 	$(PY) bench/engine.py

@@ -1,6 +1,9 @@
 """Browser tests: Playwright drives Debian's Chromium (never a downloaded browser).
 
 Without /usr/bin/chromium they are skipped with a reason on a laptop, and fail under CI=true.
+`make test` runs them on PostgreSQL wherever there is one (CI always has it). On SQLite the
+test database is a file with WAL rather than Django's shared in-memory one, whose table locks
+("database table is locked") the live server's thread and the test's own writes can hit at once.
 """
 
 import os
@@ -17,6 +20,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if here in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings, tmp_path_factory):
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(
+            tmp_path_factory.mktemp("db") / "test.sqlite3"
+        )
 
 
 @pytest.fixture(scope="session")
