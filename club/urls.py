@@ -4,38 +4,40 @@ from club import account_views, invitation_views, views
 
 app_name = "club"
 
-C = "c/<slug:club_slug>/"
+CLUB = "c/<slug:club_slug>/"
 
 urlpatterns = [
     path("accounts/profile/", account_views.account, name="account"),
     path("accounts/delete/", account_views.account_delete, name="account-delete"),
     path("clubs/new/", views.club_create, name="create"),
-    path(C + "settings/", views.club_settings, name="settings"),
-    path(C + "members/", views.member_list, name="members"),
-    path(C + "members/<int:membership_id>/", views.member_update, name="member-update"),
-    path(C + "members/history/", invitation_views.member_events, name="member-events"),
-    path(C + "invitations/", invitation_views.invitation_list, name="invitations"),
+    path(CLUB + "settings/", views.club_settings, name="settings"),
+    path(CLUB + "members/", views.member_list, name="members"),
+    path(CLUB + "members/<int:membership_id>/", views.member_update, name="member-update"),
+    path(CLUB + "members/history/", invitation_views.member_events, name="member-events"),
+    path(CLUB + "invitations/", invitation_views.invitation_list, name="invitations"),
     path(
-        C + "invitations/<int:invitation_id>/",
+        CLUB + "invitations/<int:invitation_id>/",
         invitation_views.invitation_detail,
         name="invitation-detail",
     ),
     path(
-        C + "invitations/<int:invitation_id>/qr.svg",
+        CLUB + "invitations/<int:invitation_id>/qr.svg",
         invitation_views.invitation_qr,
         name="invitation-qr",
     ),
     path(
-        C + "invitations/<int:invitation_id>/revoke/",
+        CLUB + "invitations/<int:invitation_id>/revoke/",
         invitation_views.invitation_revoke,
         name="invitation-revoke",
     ),
-    path(C + "my-name/", invitation_views.roster_name, name="roster-name"),
-    path(C + "claims/", invitation_views.name_claims, name="name-claims"),
+    path(CLUB + "my-name/", invitation_views.roster_name, name="roster-name"),
+    path(CLUB + "claims/", invitation_views.name_claims, name="name-claims"),
     path(
-        C + "claims/<int:claim_id>/", invitation_views.name_claim_decide, name="name-claim-decide"
+        CLUB + "claims/<int:claim_id>/",
+        invitation_views.name_claim_decide,
+        name="name-claim-decide",
     ),
     path("join/<str:token>/", invitation_views.invitation_accept, name="invitation-accept"),
-    path(C + "players/", views.player_list, name="players"),
-    path(C + "players/<int:player_id>/edit/", views.player_edit, name="player-edit"),
+    path(CLUB + "players/", views.player_list, name="players"),
+    path(CLUB + "players/<int:player_id>/edit/", views.player_edit, name="player-edit"),
 ]

@@ -1,3 +1,11 @@
+"""The site's URLs. Under /c/<slug>/ three apps serve one club:
+
+- club: the club page's settings, members, roster (players/), invitations;
+- scoring: evenings/, pulkas/ (entry, the live sheet, import and export);
+- competition: leagues/, tournaments/, players/<id>/ (profiles), players/merge/, background/,
+  backup/ and files/ (competition/urls.py mounts one urls.py per room); /ratings/ too.
+"""
+
 from allauth.account import views as account_views
 from django.contrib import admin
 from django.urls import include, path
