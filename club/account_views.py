@@ -20,6 +20,7 @@ from django.views.i18n import set_language as django_set_language
 
 from club import selectors, services
 from club.access import LoginRequired
+from club.account_adapter import logs_in_by_username
 from club.account_forms import AccountDeleteForm, AccountForm
 from club.language import set_language_cookie
 from club.rendering import redirect_after_form, render_page
@@ -31,6 +32,8 @@ def _account_page(request: HttpRequest, form: AccountForm) -> HttpResponse:
     context = {
         "form": form,
         "email": EmailAddress.objects.filter(user=user, primary=True).first(),
+        "pending_email": EmailAddress.objects.filter(user=user, verified=False).first(),
+        "by_username": logs_in_by_username(user),
         "memberships": selectors.memberships_for_user(user),
     }
     return render_page(request, "club/account.html", context, fragment="account-form")

@@ -15,7 +15,9 @@ class ClubConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
+        from django.db.models.signals import post_migrate
 
-        from club import receivers
+        from club import checks, receivers  # noqa: F401 (checks registers itself)
 
         user_logged_in.connect(receivers.apply_account_language, dispatch_uid="club-language")
+        post_migrate.connect(receivers.after_migrate, dispatch_uid="club-after-migrate")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
 
@@ -18,3 +19,18 @@ def apply_account_language(
     language = selectors.account_language(user)
     if language:
         request.account_language = language
+
+
+def after_migrate(sender: object, using: str = "default", **kwargs) -> None:
+    """After `migrate`: the site's row says settings.SITE_NAME and SITE_DOMAIN (the mails use
+    them), and the database cache's table exists when the cache is the database."""
+    from django.contrib.sites.models import Site
+    from django.core.management import call_command
+
+    if getattr(sender, "name", None) != "club":
+        return  # once per migrate: when club's own migrations are done
+    Site.objects.using(using).update_or_create(
+        pk=settings.SITE_ID,
+        defaults={"domain": settings.SITE_DOMAIN[:100], "name": settings.SITE_NAME[:50]},
+    )
+    call_command("createcachetable", database=using, verbosity=0)

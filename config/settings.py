@@ -90,6 +90,15 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-pulka-development-key-only"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+# The site's own name and domain, which every mail's links and greeting use (never the Host
+# header a request came with). `migrate` writes them into django.contrib.sites' row.
+SITE_ID = 1
+LOOPBACK_HOSTS = ("*", "localhost", "127.0.0.1", "[::1]")
+SITE_NAME = os.environ.get("SITE_NAME", "Pulka")
+SITE_DOMAIN = os.environ.get("SITE_DOMAIN") or next(
+    (host.lstrip(".") for host in ALLOWED_HOSTS if host not in LOOPBACK_HOSTS),
+    "testserver" if TESTING else "localhost:8000",
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -100,6 +109,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.contrib.sites",
     "django_htmx",
     "django_tables2",
     "template_partials",
@@ -184,11 +194,15 @@ if TASKS_BACKEND not in TASKS_BACKENDS:
 TASKS = {"default": {"BACKEND": TASKS_BACKENDS[TASKS_BACKEND]}}
 
 # The cache keeps the tables' sheets (keyed by pulka version: never stale), the league
-# rankings and their HTML (keyed by Club.results_version), and what the
-# spectators' polls check (scoring.live). Local memory is per process; with several app
-# servers (or gunicorn workers) set REDIS_URL so that they share one cache. Correctness never
-# depends on it: a poll trusts the cache to say "nothing changed" only when it is shared.
+# rankings and their HTML (keyed by Club.results_version), what the spectators' polls check
+# (scoring.live) and allauth's counts of wrong passwords (the login throttle). With REDIS_URL
+# every app server and worker shares one Redis. Without it, in production (DEBUG off) they
+# share Django's database cache (a table that `migrate` creates), so that the throttle counts
+# every worker's attempts together; `make run` and the tests keep a local-memory cache.
+# Correctness never depends on the cache: a poll trusts it to say "nothing changed" only when
+# it is shared.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+CACHE_TABLE = "pulka_cache"
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -197,7 +211,7 @@ if REDIS_URL:
             "KEY_PREFIX": "pulka",
         }
     }
-else:
+elif DEBUG or TESTING:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -205,7 +219,15 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 2000},
         }
     }
-CACHE_SHARED = bool(REDIS_URL)
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": CACHE_TABLE,
+            "OPTIONS": {"MAX_ENTRIES": 20000},
+        }
+    }
+CACHE_SHARED = CACHES["default"]["BACKEND"] != "django.core.cache.backends.locmem.LocMemCache"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -228,6 +250,10 @@ ACCOUNT_LOGIN_METHODS = {"email", "username"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "club.account_forms.SignupForm"
 ACCOUNT_ADAPTER = "club.account_adapter.AccountAdapter"
+ACCOUNT_FORMS = {
+    "signup": "club.account_signup.SignupForm",
+    "reset_password": "club.account_signup.ResetPasswordForm",
+}
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True  # one address per account; a new one replaces it once confirmed
 # "mandatory": no login until the address is confirmed from the mail; "optional": the mail
