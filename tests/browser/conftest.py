@@ -27,6 +27,9 @@ def django_db_modify_db_settings(django_db_modify_db_settings, tmp_path_factory)
     from django.conf import settings
 
     database = settings.DATABASES["default"]
+    # Each of the live server's request threads opens its own connection: close it after
+    # the request, so none is left holding the test database when it is dropped.
+    database["CONN_MAX_AGE"] = 0
     if database["ENGINE"] == "django.db.backends.sqlite3":
         database.setdefault("TEST", {})["NAME"] = str(
             tmp_path_factory.mktemp("db") / "test.sqlite3"
