@@ -28,3 +28,6 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("competition.urls")),
 ]
+
+# allauth answers its rate limits with ROOT_URLCONF.handler429.
+handler429 = site_views.too_many_requests
