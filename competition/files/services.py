@@ -64,12 +64,20 @@ from club.errors import ServiceError
 from club.models import Club
 from club.rendering import redirect_after_form
 from competition.models import STALE_AFTER, FileState, PreparedFile
-from competition.tasks import MAX_ATTEMPTS, advisory_lock, enqueue
+from competition.tasks import MAX_ATTEMPTS, JobStates, advisory_lock, enqueue
 
 logger = logging.getLogger(__name__)
 
 LIFETIME = datetime.timedelta(hours=24)
 FILE_LOCK = 0x46696C65  # "File": serialises one club's requests for files (PostgreSQL)
+#: Every claim is a new run: a build taken for dead and restarted cannot store over its successor.
+JOB = JobStates(
+    pending=FileState.PENDING,
+    running=FileState.RUNNING,
+    failed=FileState.FAILED,
+    token="runs",
+    counts_runs=True,
+)
 
 
 class BuiltFile(NamedTuple):
@@ -138,10 +146,6 @@ def respond_or_prepare(
 # --- services -----------------------------------------------------------------------------
 
 
-def _restartable(now: datetime.datetime) -> Q:
-    return Q(state=FileState.FAILED) | Q(state=FileState.RUNNING, started_at__lt=now - STALE_AFTER)
-
-
 def prune(now: datetime.datetime | None = None) -> int:
     """Delete every expired file (of every club); returns how many."""
     deleted, _by_model = PreparedFile.objects.filter(expires_at__lte=now or timezone.now()).delete()
@@ -177,7 +181,7 @@ def file_request(
     if found is not None:
         return found
     prune(now)
-    superseded = same.filter(_restartable(now))
+    superseded = same.filter(JOB.restartable(now))
     if not shared:
         superseded = superseded.filter(requested_by=user.pk)
     superseded.delete()
@@ -198,10 +202,8 @@ def file_request(
 def file_restart(*, club: Club, file_id: int) -> None:
     """Start a failed build again, or one whose worker died, with a fresh count of attempts."""
     now = timezone.now()
-    restarted = PreparedFile.objects.filter(
-        _restartable(now), club=club, pk=file_id, expires_at__gt=now
-    ).update(state=FileState.PENDING, attempts=0, expires_at=now + LIFETIME)
-    if not restarted:
+    rows = PreparedFile.objects.filter(club=club, pk=file_id, expires_at__gt=now)
+    if not JOB.restart(rows, now, expires_at=now + LIFETIME):
         # It finished, or someone started it again meanwhile, or it expired.
         raise ServiceError(_("This file has not failed: there is nothing to start again."))
     enqueue(build_file_task, file_id=file_id)
@@ -211,23 +213,10 @@ def file_restart(*, club: Club, file_id: int) -> None:
 
 
 def _claim(file_id: int) -> tuple[PreparedFile, int] | None:
-    """Take the waiting file (row-locked, marked running); None if it is not waiting."""
-    with transaction.atomic():
-        row = (
-            PreparedFile.objects.select_for_update()
-            .select_related("club")
-            .defer("content")
-            .filter(pk=file_id, state=FileState.PENDING, expires_at__gt=timezone.now())
-            .first()
-        )
-        if row is None:
-            return None
-        row.state = FileState.RUNNING
-        row.attempts += 1
-        row.runs += 1
-        row.started_at = timezone.now()
-        row.save(update_fields=["state", "attempts", "runs", "started_at"])
-        return row, row.runs
+    """Take the waiting file (row-locked, marked running) with its new run's number; None if
+    it is not waiting."""
+    rows = PreparedFile.objects.select_related("club").defer("content")
+    return JOB.claim(rows.filter(pk=file_id, expires_at__gt=timezone.now()))
 
 
 @task()
@@ -272,19 +261,10 @@ def build_file_task(*, file_id: int) -> int:
 
 
 def _failed(row: PreparedFile, run: int, exc: Exception) -> None:
-    with transaction.atomic():
-        fresh = PreparedFile.objects.select_for_update().defer("content").filter(pk=row.pk).first()
-        if fresh is None or fresh.runs != run or fresh.state != FileState.RUNNING:
-            return  # pruned, or restarted meanwhile: that build answers for it
-        fresh.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-        if fresh.attempts >= MAX_ATTEMPTS:
-            fresh.state = FileState.FAILED
-            fresh.finished_at = timezone.now()
-            fresh.save(update_fields=["last_error", "state", "finished_at"])
-            return
-        fresh.state = FileState.PENDING
-        fresh.save(update_fields=["last_error", "state"])
-    enqueue(build_file_task, file_id=row.pk)
+    # Pruned, or restarted meanwhile: that build answers for it, and the row is left alone.
+    rows = PreparedFile.objects.defer("content").filter(pk=row.pk)
+    if JOB.failure(rows, run, exc, finished_at=timezone.now()):
+        enqueue(build_file_task, file_id=row.pk)
 
 
 # --- selectors ----------------------------------------------------------------------------

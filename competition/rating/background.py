@@ -31,7 +31,7 @@ import datetime
 import logging
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, Value
+from django.db.models import F, Value
 from django.db.models.functions import Least
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -39,11 +39,19 @@ from django_tasks import task
 
 from club.errors import ServiceError
 from club.models import Club
-from competition.models import STALE_AFTER, RatingRefresh, RefreshState
+from competition.models import RatingRefresh, RefreshState
 from competition.rating import ratings
-from competition.tasks import MAX_ATTEMPTS, enqueue
+from competition.tasks import MAX_ATTEMPTS, JobStates, enqueue
 
 logger = logging.getLogger(__name__)
+
+#: A request's generation is its run's token: a newer request (or a restart) wins.
+JOB = JobStates(
+    pending=RefreshState.PENDING,
+    running=RefreshState.RUNNING,
+    failed=RefreshState.FAILED,
+    token="generation",
+)
 
 
 def _enqueue(club_id: int) -> None:
@@ -76,16 +84,9 @@ def refresh_request(*, club: Club, since: datetime.date) -> None:
 
 
 def _claim(club_id: int) -> tuple[RatingRefresh, int] | None:
-    """Take the club's pending request (row-locked, marked running); None if nothing is owed."""
-    with transaction.atomic():
-        row = RatingRefresh.objects.select_for_update().filter(club_id=club_id).first()
-        if row is None or row.state == RefreshState.FAILED:
-            return None
-        row.state = RefreshState.RUNNING
-        row.attempts += 1
-        row.started_at = timezone.now()
-        row.save(update_fields=["state", "attempts", "started_at"])
-        return row, row.generation
+    """Take the club's pending request (row-locked, marked running) with its generation; None
+    if nothing is pending (owed, but failed; or another task has it already)."""
+    return JOB.claim(RatingRefresh.objects.filter(club_id=club_id))
 
 
 @task()
@@ -116,33 +117,17 @@ def rerate_task(*, club_id: int) -> int:
 
 
 def _failed(row: RatingRefresh, generation: int, exc: Exception) -> None:
-    with transaction.atomic():
-        fresh = RatingRefresh.objects.select_for_update().filter(pk=row.pk).first()
-        if fresh is None:
-            return
-        fresh.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-        if fresh.generation != generation:
-            # A newer request is pending and its task is queued: it is the retry.
-            fresh.save(update_fields=["last_error"])
-            return
-        if fresh.attempts >= MAX_ATTEMPTS:
-            fresh.state = RefreshState.FAILED
-            fresh.save(update_fields=["last_error", "state"])
-            return
-        fresh.state = RefreshState.PENDING
-        fresh.save(update_fields=["last_error", "state"])
-    _enqueue(row.club_id)
+    # A run overtaken by a newer request (or a restart) leaves the row alone: the newer
+    # one's task is queued already.
+    if JOB.failure(RatingRefresh.objects.filter(pk=row.pk), generation, exc):
+        _enqueue(row.club_id)
 
 
 @transaction.atomic
 def refresh_restart(*, club: Club) -> None:
     """Start a failed re-rate again, or one whose worker died, with a fresh count of attempts."""
-    restartable = Q(state=RefreshState.FAILED) | Q(
-        state=RefreshState.RUNNING, started_at__lt=timezone.now() - STALE_AFTER
-    )
-    if not RatingRefresh.objects.filter(restartable, club=club).update(
-        state=RefreshState.PENDING, attempts=0, generation=F("generation") + 1
-    ):
+    rows = RatingRefresh.objects.filter(club=club)
+    if not JOB.restart(rows, timezone.now(), generation=F("generation") + 1):
         # It finished, or someone else started it again in the meantime.
         raise ServiceError(_("There is no failed or stuck update of the ratings to start again."))
     _enqueue(club.pk)
