@@ -200,6 +200,31 @@ class Tournament(models.Model):
     the convention (`rules`, every engine rules key) is the same at every table.
     """
 
+    #: What the organiser sets, in the order of the settings page. The settings form, the
+    #: services' checks, a backup's copy and the standings' cache version all read this list;
+    #: tests/competition/test_tournament_settings.py fails when a new column is neither here
+    #: nor named there as something else (the seed, a stamp), or when the standings miss one.
+    SETTINGS = (
+        "name",
+        "start",
+        "round_count",
+        "deal_cap",
+        "rules",
+        "seating",
+        "scoring",
+        "caps",
+        "caps_mirror",
+        "floor",
+        "bye_score",
+        "tie_breaks",
+        "lot",
+        "team_best",
+        "stage_after",
+        "stage_top",
+        "stage_keep_totals",
+        "counted",
+    )
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField(_("name"), max_length=120)
     start = models.DateField(_("date"), default=timezone.localdate)

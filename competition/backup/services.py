@@ -202,28 +202,6 @@ def _pulka_entry(pulka: Pulka, who) -> dict[str, Any]:
     }
 
 
-#: A tournament's settings, as its columns (competition.models.Tournament).
-TOURNAMENT_SETTINGS = (
-    "name",
-    "rules",
-    "round_count",
-    "deal_cap",
-    "seating",
-    "scoring",
-    "caps",
-    "caps_mirror",
-    "floor",
-    "bye_score",
-    "tie_breaks",
-    "lot",
-    "team_best",
-    "stage_after",
-    "stage_top",
-    "stage_keep_totals",
-    "counted",
-)
-
-
 def _seating_named(seating: dict, names: dict[int, str]) -> dict:
     """A round's seating with the players by name (ids do not survive a move)."""
     return {
@@ -254,7 +232,8 @@ def _tournament_entry(tournament: Tournament, who, names: dict[int, str]) -> dic
         )
     penalties = Penalty.objects.filter(tournament=tournament).select_related("created_by")
     return {
-        **{name: getattr(tournament, name) for name in TOURNAMENT_SETTINGS},
+        # Every setting as its column (competition.models.Tournament.SETTINGS), the date as text.
+        **{name: getattr(tournament, name) for name in Tournament.SETTINGS},
         "start": _when(tournament.start),
         "seed": tournament.seed,
         "finished_at": _when(tournament.finished_at),
@@ -672,12 +651,11 @@ def _restore_tournament(
             raise reader.bad(f"{place}.{key}")
         return value
 
-    settings = {name: row.get(name) for name in TOURNAMENT_SETTINGS if name in row}
+    # A setting missing from the file (one newer than the backup) takes its default.
+    settings = {name: row.get(name) for name in Tournament.SETTINGS if name in row}
+    settings["start"] = reader.day(row, "start", where)
     tournament = tournament_services.tournament_create(
-        club=club,
-        created_by=account(row, "created_by", where),
-        start=reader.day(row, "start", where),
-        **settings,
+        club=club, created_by=account(row, "created_by", where), **settings
     )
     Tournament.objects.filter(pk=tournament.pk).update(
         seed=number(row, "seed", where),

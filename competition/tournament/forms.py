@@ -33,6 +33,9 @@ CAPS_CHOICES = [
 ]
 TIE_BREAK_CHOICES = [(key.value, TIE_BREAK_LABELS[key]) for key in ts.TieBreak]
 TIE_BREAK_FIELDS = tuple(f"tie_break_{n}" for n in range(1, len(ts.TieBreak) + 1))
+# The settings typed through fields of their own (the nested RulesForm, the caps' preset and
+# steps, one choice a tie-break) and put together in `clean` and `settings`.
+TYPED_APART = ("rules", "caps", "tie_breaks")
 # The bounds of the columns (small integers) and of what a judge would type.
 SMALL_MAX = 32_767
 SCORE_MAX = 1_000_000
@@ -84,23 +87,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = [
-            "name",
-            "start",
-            "round_count",
-            "deal_cap",
-            "seating",
-            "scoring",
-            "caps_mirror",
-            "floor",
-            "bye_score",
-            "lot",
-            "team_best",
-            "stage_after",
-            "stage_top",
-            "stage_keep_totals",
-            "counted",
-        ]
+        fields = [name for name in Tournament.SETTINGS if name not in TYPED_APART]
         widgets = {"start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, data=None, *args, club, locked: bool = False, **kwargs) -> None:
@@ -172,9 +159,7 @@ class TournamentForm(forms.ModelForm):
 
     def settings(self) -> dict:
         """The cleaned settings, as tournament_create and tournament_update take them."""
-        fields = {name: self.cleaned_data[name] for name in self.Meta.fields}
-        fields["caps"] = self.cleaned_data["caps"]
-        fields["tie_breaks"] = self.cleaned_data["tie_breaks"]
+        fields = {name: self.cleaned_data[name] for name in Tournament.SETTINGS if name != "rules"}
         if self.locked:
             fields.pop("deal_cap")
         else:

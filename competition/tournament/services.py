@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from club.errors import ServiceError
 from club.models import Club, Player
 from club.services import ClubError, roster_players_for_names
-from competition.lib import seating as seat
+from competition.lib import seating
 from competition.lib import tournament_scoring as ts
 from competition.lib.problems import Problem, TournamentError
 from competition.models import (
@@ -49,9 +49,9 @@ from competition.models import (
 )
 from competition.rating import background
 from competition.tournament import selectors
-from competition.tournament.messages import problem_text
+from competition.tournament.messages import tournament_problem_text
 from scoring import engine
-from scoring.messages import problem_text as engine_text
+from scoring.messages import engine_problem_text
 from scoring.models import MAX_DEALS, DealRevision, Evening, PulkaResultCache, PulkaStatus
 from scoring.services import (
     ScoringError,
@@ -72,7 +72,9 @@ class TournamentServiceError(ServiceError):
 
 def _problem(problem: Problem, names: dict[int, str] | None = None) -> TournamentServiceError:
     text = (
-        selectors.named([problem], names or {})[0] if names is not None else problem_text(problem)
+        selectors.problem_texts([problem], names or {})[0]
+        if names is not None
+        else tournament_problem_text(problem)
     )
     return TournamentServiceError(text)
 
@@ -130,7 +132,7 @@ def _caps_checked(steps: list[tuple[Fraction, Fraction]]) -> list[list[str]]:
         raise _caps_error(_("At most %(max)s steps.") % {"max": CAPS_MAX_STEPS})
     problems = ts.caps_problems(steps)
     if problems:
-        raise _caps_error(problem_text(problems[0]))
+        raise _caps_error(tournament_problem_text(problems[0]))
     return [[str(start), str(factor)] for start, factor in steps]
 
 
@@ -168,23 +170,6 @@ CAPS_PRESETS = {
 
 
 TIE_BREAK_KEYS = frozenset(key.value for key in ts.TieBreak)
-
-#: The settings `_check_settings` reads together (an update merges the stored ones in).
-CHECKED = (
-    "name",
-    "rules",
-    "round_count",
-    "deal_cap",
-    "seating",
-    "scoring",
-    "caps",
-    "floor",
-    "bye_score",
-    "stage_after",
-    "stage_top",
-    "tie_breaks",
-    "team_best",
-)
 
 
 def _whole(value: Any) -> bool:
@@ -284,7 +269,7 @@ def _check_settings(fields: dict) -> None:
     try:
         fields["rules"] = engine.rules_to_dict(engine.rules_from_dict(fields.get("rules")))
     except engine.PulkaError as exc:
-        raise TournamentServiceError(engine_text(exc), field="rules") from exc
+        raise TournamentServiceError(engine_problem_text(exc), field="rules") from exc
 
 
 def _resolved(rules: dict) -> dict:
@@ -308,7 +293,7 @@ def tournament_create(*, club: Club, created_by: AbstractBaseUser | None, **fiel
     fields.setdefault("tie_breaks", [key.value for key in ts.DEFAULT_TIE_BREAKS])
     _check_settings(fields)
     return Tournament.objects.create(
-        club=club, seed=seat.new_seed(), created_by=_user(created_by), **fields
+        club=club, seed=seating.new_seed(), created_by=_user(created_by), **fields
     )
 
 
@@ -319,10 +304,11 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
     rounds cannot be fewer than those drawn. Raising the number of rounds of a finished
     tournament opens it again."""
     locked = _lock(tournament)
-    merged = {name: getattr(locked, name) for name in CHECKED}
+    # The settings are checked together: the stored ones stand for those not given.
+    merged = {name: getattr(locked, name) for name in Tournament.SETTINGS}
     merged.update(fields)
     _check_settings(merged)
-    for name in CHECKED:
+    for name in Tournament.SETTINGS:
         if name in fields:
             fields[name] = merged[name]
     if _has_published(locked):
@@ -550,17 +536,17 @@ def entry_substitute(*, entry: Entry, name: str) -> Entry:
     return substitute
 
 
-def _replace(seating: dict, old: int, new: int) -> bool:
+def _replace(data: dict, old: int, new: int) -> bool:
     """Put player `new` in the place of `old` in a round's seating (JSON): his seat, his
     first deal, or his bye. Returns whether `old` had a place."""
     found = False
-    for table in seating.get("tables", ()):
+    for table in data.get("tables", ()):
         if old in table["seats"]:
             table["seats"] = [new if p == old else p for p in table["seats"]]
             found = True
         if table["first_dealer"] == old:
             table["first_dealer"] = new
-    for bye in seating.get("byes", ()):
+    for bye in data.get("byes", ()):
         if bye["player"] == old:
             bye["player"] = new
             found = True
@@ -569,8 +555,8 @@ def _replace(seating: dict, old: int, new: int) -> bool:
 
 def _seat_pulka(round: Round, number: int) -> None:
     """Seat the published table `number` as the round's seating now says."""
-    seating = selectors.seating_of(round)
-    table = next(t for t in seating.tables if t.number == number)
+    current = selectors.seating_of(round)
+    table = next(t for t in current.tables if t.number == number)
     pulka = RoundTable.objects.select_related("pulka__evening").get(round=round, number=number)
     players = Player.objects.in_bulk(list(table.seats))
     try:
@@ -592,15 +578,15 @@ def _replace_at_table(round: Round, number: int, old: int, new: Player) -> None:
 # --- drafting a round -----------------------------------------------------------------------
 
 
-def _method(tournament: Tournament, number: int) -> seat.Method:
+def _method(tournament: Tournament, number: int) -> seating.Method:
     if number == 1:
-        return seat.Method.RATING
+        return seating.Method.RATING
     if tournament.seating == SeatingMethod.SWISS:
-        return seat.Method.SWISS
-    return seat.Method.MIXING
+        return seating.Method.SWISS
+    return seating.Method.MIXING
 
 
-def _players_of(tournament: Tournament, number: int) -> list[seat.Entrant]:
+def _players_of(tournament: Tournament, number: int) -> list[seating.Entrant]:
     """Who is due to play round `number`: the active entries, and in the final only the
     finalists."""
     players = selectors.entrants(tournament, number)
@@ -615,10 +601,10 @@ def _draw(
     tournament: Tournament,
     number: int,
     seed: int,
-    locked: Sequence[seat.Table] = (),
+    locked: Sequence[seating.Table] = (),
     *,
     planned: bool = False,
-) -> seat.Seating:
+) -> seating.Seating:
     """Draw round `number`. `planned`: the round's own seed, so a schedule published in
     advance gives the round it announced (drawn from the tournament's seed, against the
     rounds as they were played); a re-draw draws a fresh schedule from its new seed."""
@@ -629,12 +615,14 @@ def _draw(
     try:
         if tournament.seating == SeatingMethod.SCHEDULE and not locked:
             rounds = max(tournament.round_count - number + 1, 1)
-            plan = seat.schedule(
+            plan = seating.schedule(
                 players, rounds=rounds, seed=tournament.seed if planned else seed, history=past
             )
             return plan[0] if planned else replace(plan[0], seed=seed)
-        order = selectors.standing_order(tournament, number) if method == seat.Method.SWISS else ()
-        return seat.seat_round(
+        order = (
+            selectors.standing_order(tournament, number) if method == seating.Method.SWISS else ()
+        )
+        return seating.seat_round(
             players,
             round=number,
             seed=seed,
@@ -662,14 +650,14 @@ def round_draft(*, tournament: Tournament) -> Round:
         raise TournamentServiceError(
             _("All %(rounds)s rounds are drawn.") % {"rounds": locked.round_count}
         )
-    seed = seat.round_seed(locked.seed, number)
-    seating = _draw(locked, number, seed, planned=True)
+    seed = seating.round_seed(locked.seed, number)
+    drawn = _draw(locked, number, seed, planned=True)
     return Round.objects.create(
         tournament=locked,
         number=number,
-        method=seating.method.value,
-        seed=seating.seed,
-        seating=selectors.seating_to_json(seating),
+        method=drawn.method.value,
+        seed=drawn.seed,
+        seating=selectors.seating_to_json(drawn),
     )
 
 
@@ -696,10 +684,10 @@ def draft_swap(*, round: Round, first: int, second: int) -> Round:
     if first == second:
         raise TournamentServiceError(_("Choose two different players."))
     held = selectors.locked_tables(locked)
-    seating = selectors.seating_of(locked)
-    placed = set(seating.players) | {bye.player for bye in seating.byes}
+    current = selectors.seating_of(locked)
+    placed = set(current.players) | {bye.player for bye in current.byes}
     for player in (first, second):
-        table = seating.table_of(player)
+        table = current.table_of(player)
         if table is not None and table.number in held:
             raise TournamentServiceError(
                 _("%(name)s sits at locked table %(table)s: unlock it first.")
@@ -720,7 +708,7 @@ def draft_swap(*, round: Round, first: int, second: int) -> Round:
         locked.save(update_fields=["seating"])
         return locked
     try:
-        swapped = seat.swap(seating, first, second)
+        swapped = seating.swap(current, first, second)
     except TournamentError as exc:
         raise _problem(exc.problem, names) from exc
     locked.seating = selectors.seating_to_json(swapped, held)
@@ -751,11 +739,11 @@ def draft_redraw(*, round: Round) -> Round:
     _lock(round.tournament)
     locked = _draft(round)
     held = selectors.locked_tables(locked)
-    seating = selectors.seating_of(locked)
-    if seating.tables and held >= {t.number for t in seating.tables}:
+    current = selectors.seating_of(locked)
+    if current.tables and held >= {t.number for t in current.tables}:
         raise TournamentServiceError(_("Every table is locked: unlock the tables to draw again."))
-    seed = seat.new_seed()
-    tables = [t for t in seating.tables if t.number in held]
+    seed = seating.new_seed()
+    tables = [t for t in current.tables if t.number in held]
     drawn = _draw(round.tournament, locked.number, seed, locked=tables)
     locked.seed = seed
     locked.method = drawn.method.value
@@ -771,8 +759,8 @@ def draft_problems(round: Round) -> list[str]:
     withdrawn = Entry.objects.filter(
         tournament=tournament, status=EntryStatus.WITHDRAWN
     ).values_list("player_id", flat=True)
-    problems = seat.check(selectors.seating_of(round), active=active, withdrawn=withdrawn)
-    return selectors.named(problems, selectors.names(tournament))
+    problems = seating.check(selectors.seating_of(round), active=active, withdrawn=withdrawn)
+    return selectors.problem_texts(problems, selectors.names(tournament))
 
 
 def _sentences(lines: list[str]) -> str:
@@ -796,8 +784,8 @@ def round_publish(*, round: Round, by: AbstractBaseUser | None) -> Round:
     problems = draft_problems(locked)
     if problems:
         raise TournamentServiceError(_sentences(problems))
-    seating = selectors.seating_of(locked)
-    players = Player.objects.in_bulk(list(seating.players))
+    current = selectors.seating_of(locked)
+    players = Player.objects.in_bulk(list(current.players))
     evening = Evening.objects.create(
         club=tournament.club,
         date=timezone.localdate(),
@@ -807,7 +795,7 @@ def round_publish(*, round: Round, by: AbstractBaseUser | None) -> Round:
         counted=tournament.counted,
         created_by=_user(by),
     )
-    for table in seating.tables:
+    for table in current.tables:
         try:
             pulka = pulka_create(
                 evening=evening,
@@ -828,7 +816,7 @@ def round_publish(*, round: Round, by: AbstractBaseUser | None) -> Round:
     return locked
 
 
-def _out(round: Round, *states: str) -> Round:
+def _locked_round_in(round: Round, *states: str) -> Round:
     locked = Round.objects.select_for_update().get(pk=round.pk)
     locked.tournament = round.tournament
     if locked.state not in states:
@@ -842,7 +830,7 @@ def _out(round: Round, *states: str) -> Round:
 @transaction.atomic
 def round_start(*, round: Round) -> Round:
     _lock(round.tournament)
-    locked = _out(round, RoundState.PUBLISHED)
+    locked = _locked_round_in(round, RoundState.PUBLISHED)
     locked.state = RoundState.PLAYING
     locked.started_at = timezone.now()
     locked.save(update_fields=["state", "started_at"])
@@ -854,15 +842,15 @@ def round_reseat(*, round: Round, first: int, second: int) -> Round:
     """After publishing: two players exchange places, at tables that have no deal yet (with
     5 players, the one sitting out may take a seat at such a table)."""
     _lock(round.tournament)
-    locked = _out(round, RoundState.PUBLISHED, RoundState.PLAYING)
+    locked = _locked_round_in(round, RoundState.PUBLISHED, RoundState.PLAYING)
     names = selectors.names(round.tournament)
     if first == second:
         raise TournamentServiceError(_("Choose two different players."))
-    seating = selectors.seating_of(locked)
-    byes = {bye.player for bye in seating.byes}
+    current = selectors.seating_of(locked)
+    byes = {bye.player for bye in current.byes}
     tables = set()
     for player in (first, second):
-        table = seating.table_of(player)
+        table = current.table_of(player)
         if table is None:
             if player in byes:
                 continue
@@ -874,7 +862,7 @@ def round_reseat(*, round: Round, first: int, second: int) -> Round:
                 _("Table %(table)s has started: its players stay.") % {"table": table.number}
             )
         tables.add(table.number)
-    swapped = seat.swap(seating, first, second)
+    swapped = seating.swap(current, first, second)
     locked.seating = selectors.seating_to_json(swapped)
     locked.save(update_fields=["seating"])
     for number in sorted(tables):
@@ -888,7 +876,7 @@ def table_end(*, round: Round, number: int, by: AbstractBaseUser | None) -> None
     and then it counts 0 for everyone). Also a table of a confirmed round that a correction
     set running again."""
     _lock(round.tournament)
-    locked = _out(round, RoundState.PUBLISHED, RoundState.PLAYING, RoundState.CONFIRMED)
+    locked = _locked_round_in(round, RoundState.PUBLISHED, RoundState.PLAYING, RoundState.CONFIRMED)
     table = RoundTable.objects.filter(round=locked, number=number).select_related("pulka").first()
     if table is None:
         raise TournamentServiceError(
@@ -911,7 +899,7 @@ def round_confirm(*, round: Round, by: AbstractBaseUser | None) -> Round:
     """Confirm a round whose tables have all ended: it counts in the standings. The last
     round confirmed finishes the tournament."""
     tournament = _lock(round.tournament)
-    locked = _out(round, RoundState.PUBLISHED, RoundState.PLAYING)
+    locked = _locked_round_in(round, RoundState.PUBLISHED, RoundState.PLAYING)
     running = selectors.running_tables(locked)
     if running:
         raise TournamentServiceError(
@@ -973,7 +961,9 @@ def penalty_add(
     if not reason:
         raise TournamentServiceError(_("Say why."), field="reason")
     if unit == PenaltyUnit.POINTS and locked.scoring != Scoring.PLACES:
-        raise TournamentServiceError(problem_text(Problem("penalty_unit", {})), field="unit")
+        raise TournamentServiceError(
+            tournament_problem_text(Problem("penalty_unit", {})), field="unit"
+        )
     return Penalty.objects.create(
         tournament=locked,
         player_id=player_id,

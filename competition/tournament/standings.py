@@ -39,23 +39,10 @@ TIE_VALUES: dict[ts.TieBreak, Callable[[ts.Line], object]] = {
     ts.TieBreak.OPPONENTS_TOTAL: lambda line: line.opponents_total,
 }
 
-# The fields of the tournament's row that the standings follow.
-SETTINGS = (
-    "scoring",
-    "caps",
-    "caps_mirror",
-    "floor",
-    "bye_score",
-    "tie_breaks",
-    "lot",
-    "seed",
-    "team_best",
-    "stage_after",
-    "stage_top",
-    "stage_keep_totals",
-    "round_count",
-    "name",
-)
+# The fields of the tournament's row that the page's version covers: every setting (a few,
+# such as the deal cap, change nothing shown, and cost only a page computed again when they
+# change), and the seed of the lot.
+VERSIONED = (*Tournament.SETTINGS, "seed")
 
 
 def lot_decided(table: ts.TournamentStandings) -> frozenset[int]:
@@ -130,7 +117,7 @@ class StandingsPage:
         entries = Entry.objects.filter(tournament=tournament).order_by("player_id")
         self.entries = list(entries.values_list("player_id", "player__name", "team"))
         self.names = {player: name for player, name, _team in self.entries}
-        settings = [getattr(tournament, name) for name in SETTINGS]
+        settings = [getattr(tournament, name) for name in VERSIONED]
         shown = repr(
             (
                 tournament.pk,
