@@ -8,17 +8,13 @@ from django import forms
 class ServiceError(Exception):
     """A change the rules of the domain refuse, in words the user can read; nothing was saved.
 
-    `field` names the form field it is about (None: the form as a whole), `deal_number`
-    the deal of a pulka it is about.
+    `field` names the form field it is about (None: the form as a whole).
     """
 
-    def __init__(
-        self, message: str, *, field: str | None = None, deal_number: int | None = None
-    ) -> None:
+    def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
-        self.deal_number = deal_number
 
     def add_to_form(self, form: forms.BaseForm) -> None:
         """Show the problem on its field, or on the form when it has no such field."""

@@ -9,7 +9,7 @@ from django.contrib import admin
 from club.admin import ClubAdmin, ClubAdminForm
 from club.models import Club
 from scoring import engine
-from scoring.messages import problem_text
+from scoring.messages import engine_problem_text
 from scoring.models import Deal, DealRevision, Evening, Pulka, PulkaResultCache, Seat
 
 
@@ -32,7 +32,7 @@ class ClubConventionsForm(ClubAdminForm):
                 "rules_not_object" if not isinstance(rules, dict) else "rules_unknown_key",
                 **({"key": "pool_target"} if isinstance(rules, dict) else {}),
             )
-            self.add_error("rules", problem_text(problem))
+            self.add_error("rules", engine_problem_text(problem))
             return cleaned
         try:
             resolved = engine.rules_to_dict(
@@ -40,7 +40,7 @@ class ClubConventionsForm(ClubAdminForm):
             )
         except engine.PulkaError as exc:
             field = "pool_target" if exc.code.startswith("rules_pool_target") else "rules"
-            self.add_error(field, problem_text(exc))
+            self.add_error(field, engine_problem_text(exc))
             return cleaned
         del resolved["pool_target"]
         cleaned["rules"] = resolved

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from club.params import IntegerField, ModelChoiceField, int_param, parse_int
 from scoring import engine
 from scoring.formatting import SUIT_SYMBOLS, card_label
-from scoring.messages import INERT_REASONS, KIND_WORDS, PRESET_LABELS, problem_text
+from scoring.messages import INERT_REASONS, KIND_WORDS, PRESET_LABELS, engine_problem_text
 from scoring.models import Evening
 
 # Labels for every engine option value, in the players' words; every value of the engine
@@ -343,7 +343,7 @@ class RulesForm(forms.Form):
             self.rules = engine.rules_to_dict(engine.rules_from_dict(rules))
         except engine.PulkaError as exc:
             field = RULES_PROBLEM_FIELDS.get(exc.code, exc.params.get("key"))
-            self.add_error(field if field in self.fields else None, problem_text(exc))
+            self.add_error(field if field in self.fields else None, engine_problem_text(exc))
         return cleaned
 
     def current_value(self, key: str, default):
@@ -776,7 +776,7 @@ class DealForm(forms.Form):
                         total=10 - rest,
                         expected=10,
                     )
-                    self.add_error(None, problem_text(too_many))
+                    self.add_error(None, engine_problem_text(too_many))
                     return cleaned
                 tricks[blank[0]] = rest
             missing = [names[seat] for seat, t in tricks.items() if t is None]

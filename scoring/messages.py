@@ -4,7 +4,7 @@ The engine (pure, no Django) raises :class:`~scoring.engine.PulkaError` with a c
 and keeps the English texts in one table, ``scoring.engine.MESSAGES``. This module is the one
 translated table: every engine code has an entry here with the same ``%(name)s`` placeholders
 (tests/scoring/test_messages.py checks both). Every path that shows an engine error to a user
-goes through :func:`problem_text`.
+goes through :func:`engine_problem_text`.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ PROBLEMS: dict[str, Promise] = {
 }
 
 
-def problem_text(exc: engine.PulkaError) -> str:
+def engine_problem_text(exc: engine.PulkaError) -> str:
     """The problem of an engine error in the user's language, without the deal number.
 
     Player names and numbers are put in as they are, lists are joined (trick counts with

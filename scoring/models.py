@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Player
 from scoring import engine
-from scoring.messages import problem_text
+from scoring.messages import engine_problem_text
 
 
 class Evening(models.Model):
@@ -117,7 +117,7 @@ class Pulka(models.Model):
         try:
             self.rules = engine.rules_to_dict(engine.rules_from_dict(self.rules))
         except engine.PulkaError as exc:
-            raise ValidationError({"rules": problem_text(exc)}) from exc
+            raise ValidationError({"rules": engine_problem_text(exc)}) from exc
 
 
 class Seat(models.Model):

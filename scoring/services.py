@@ -26,7 +26,7 @@ from club.errors import ServiceError
 from club.models import Club, Player
 from club.services import ClubError, club_results_bump, roster_players_for_names
 from scoring import engine, live, selectors
-from scoring.messages import problem_text
+from scoring.messages import engine_problem_text
 from scoring.models import (
     MAX_DEALS,
     Deal,
@@ -54,9 +54,7 @@ class DealAlreadyRecorded(ScoringError):
     """
 
     def __init__(self, number: int) -> None:
-        super().__init__(
-            _("Deal %(number)s is already recorded.") % {"number": number}, deal_number=number
-        )
+        super().__init__(_("Deal %(number)s is already recorded.") % {"number": number})
 
 
 class DealNumberTaken(ScoringError):
@@ -104,12 +102,12 @@ def _replay(pulka: Pulka, names: list[str], deals: Sequence[engine.Deal]) -> eng
             pulka.engine_rules(), names, deals, first_dealer=names[pulka.first_dealer]
         )
     except engine.PulkaError as exc:
-        raise ScoringError(engine_message(exc), deal_number=exc.deal_number) from exc
+        raise ScoringError(engine_message(exc)) from exc
 
 
 def engine_message(exc: engine.PulkaError) -> str:
     """The engine's problem for the secretary, in her language, with the deal it is about."""
-    problem = problem_text(exc)
+    problem = engine_problem_text(exc)
     if exc.deal_number is None:
         return problem
     return _("Deal %(number)s: %(problem)s") % {"number": exc.deal_number, "problem": problem}
@@ -119,7 +117,7 @@ def _parse_deal(data: dict, number: int) -> engine.Deal:
     try:
         return engine.deal_from_dict(data, number)
     except engine.PulkaError as exc:
-        raise ScoringError(engine_message(exc), deal_number=number) from exc
+        raise ScoringError(engine_message(exc)) from exc
 
 
 def _places(result: dict[str, Fraction], names: list[str]) -> dict[str, int]:
@@ -444,7 +442,6 @@ def _wrong_number(pulka: Pulka, number: int, next_number: int) -> ScoringError:
         return DealNumberTaken(
             _("Deal %(number)s was just recorded by %(who)s: check it.")
             % {"number": number, "who": _who(pulka, entered_by.get())},
-            deal_number=number,
         )
     return ScoringError(
         _(
@@ -452,7 +449,6 @@ def _wrong_number(pulka: Pulka, number: int, next_number: int) -> ScoringError:
             "deal %(next)s now. Check it and enter the deal again."
         )
         % {"number": number, "next": next_number},
-        deal_number=number,
     )
 
 
@@ -464,7 +460,6 @@ def _stale(pulka: Pulka, deal: Deal) -> ScoringError:
             "Check it as it stands now and enter your correction again."
         )
         % {"number": deal.number, "who": who},
-        deal_number=deal.number,
     )
 
 
@@ -727,13 +722,13 @@ def _validated_document(document: dict[str, Any]) -> tuple[engine.Pulka, engine.
         message = _("This file is not a pulka in the pulka/1 format: %(problem)s") % {
             "problem": engine_message(exc)
         }
-        raise ScoringError(message, deal_number=exc.deal_number) from exc
+        raise ScoringError(message) from exc
     try:
         sheet = engine.compute_sheet(
             parsed.rules, parsed.players, parsed.deals, first_dealer=parsed.first_dealer
         )
     except engine.PulkaError as exc:
-        raise ScoringError(engine_message(exc), deal_number=exc.deal_number) from exc
+        raise ScoringError(engine_message(exc)) from exc
     return parsed, sheet
 
 

@@ -3,7 +3,8 @@
 competition.lib.problems (pure, no Django) keeps the English texts; this is the one translated
 table, with the same codes and ``%(name)s`` placeholders (tests/competition/test_messages.py
 checks both). Every page that shows a seating or scoring problem goes through
-:func:`problem_text`, after putting the players' names in place of their ids.
+:func:`tournament_problem_text`, after putting the players' names in place of their ids, and
+every bye through :func:`bye_reason_text`.
 """
 
 from __future__ import annotations
@@ -57,6 +58,19 @@ PROBLEMS: dict[str, Promise] = {
 }
 
 
-def problem_text(problem: Problem) -> str:
+def tournament_problem_text(problem: Problem) -> str:
     """The problem in the active language, its parameters (names, not ids) filled in."""
     return str(PROBLEMS[problem.code]) % dict(problem.params)
+
+
+def bye_reason_text(code: str) -> str:
+    """Why a player sits out a round, in the active language, from the seating's reason code.
+
+    A code of this table that needs no names (``bye_five_players``) says its problem; anything
+    else (no code, a code whose text needs parameters a bye does not carry, or one this table
+    does not know, say from an older seating) says only that he sits out, never the raw code.
+    """
+    text = PROBLEMS.get(code)
+    if text is None or "%(" in str(text):
+        return str(_("sits out this round"))
+    return str(text)

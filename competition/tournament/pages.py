@@ -18,10 +18,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from club.models import Club, Player
-from competition.lib import seating as seat
+from competition.lib import seating
 from competition.models import EntryStatus, Penalty, Round, RoundState, Tournament
 from competition.tournament import selectors
-from competition.tournament.messages import PROBLEMS
+from competition.tournament.messages import bye_reason_text
 from competition.tournament.services import draft_problems
 from scoring import selectors as scoring_selectors
 
@@ -118,7 +118,7 @@ class DraftReview:
 def draft_review(round: Round) -> DraftReview:
     tournament = round.tournament
     names = selectors.names(tournament)
-    seating = selectors.seating_of(round)
+    drawn = selectors.seating_of(round)
     locked = selectors.locked_tables(round)
     past = selectors.history(tournament, round.number)
 
@@ -131,18 +131,18 @@ def draft_review(round: Round) -> DraftReview:
             [Seat(p, name(p), p == table.first_dealer) for p in table.seats],
             table.number in locked,
         )
-        for table in seating.tables
+        for table in drawn.tables
     ]
-    byes = [(name(bye.player), _bye_reason(bye.reason)) for bye in seating.byes]
+    byes = [(name(bye.player), bye_reason_text(bye.reason)) for bye in drawn.byes]
     entrants = selectors.entrants(tournament, round.number)
-    problems = seat.warnings(seating, history=past, entrants=entrants)
+    problems = seating.warnings(drawn, history=past, entrants=entrants)
     if tournament.team_best:  # teams of 3 to 5: a team of another size is the organiser's call
-        problems += seat.team_problems(entrants)
-    warnings = selectors.named(problems, names)
-    everyone = list(dict.fromkeys([*seating.players, *(b.player for b in seating.byes)]))
+        problems += seating.team_problems(entrants)
+    warnings = selectors.problem_texts(problems, names)
+    everyone = list(dict.fromkeys([*drawn.players, *(b.player for b in drawn.byes)]))
     players = sorted(((p, name(p)) for p in everyone), key=lambda item: item[1].casefold())
-    rounds = [*past, seating]
-    meetings = seat.meetings(rounds)
+    rounds = [*past, drawn]
+    meetings = seating.meetings(rounds)
     repeats = sorted(
         (Repeat(name(a), name(b), times) for (a, b), times in meetings.items() if times > 1),
         key=lambda r: (-r.times, r.first.casefold(), r.second.casefold()),
@@ -152,7 +152,7 @@ def draft_review(round: Round) -> DraftReview:
     if len(players) <= MATRIX_MAX:
         ids = [p for p, _name in players]
         matrix_names = [n for _p, n in players]
-        matrix = list(zip(matrix_names, seat.meeting_matrix(ids, rounds), strict=True))
+        matrix = list(zip(matrix_names, seating.meeting_matrix(ids, rounds), strict=True))
     return DraftReview(
         tables=tables,
         byes=byes,
@@ -166,23 +166,18 @@ def draft_review(round: Round) -> DraftReview:
 
 
 METHOD_LABELS = {
-    seat.Method.RATING: _lazy("at random, spread by rating"),
-    seat.Method.SWISS: _lazy("Swiss: players close in the standings sit together"),
-    seat.Method.MIXING: _lazy("maximum mixing"),
+    seating.Method.RATING: _lazy("at random, spread by rating"),
+    seating.Method.SWISS: _lazy("Swiss: players close in the standings sit together"),
+    seating.Method.MIXING: _lazy("maximum mixing"),
 }
 
 
 def method_label(round: Round) -> str:
     """How a round was drawn, in words."""
     try:
-        return str(METHOD_LABELS[seat.Method(round.method)])
+        return str(METHOD_LABELS[seating.Method(round.method)])
     except ValueError:
         return round.method
-
-
-def _bye_reason(code: str) -> str:
-    text = PROBLEMS.get(code)
-    return str(text) if text is not None else code
 
 
 # --- a published round ----------------------------------------------------------------------

@@ -35,7 +35,7 @@ from competition.files import services as files
 from competition.lib import tournament_scoring as ts
 from competition.models import Entry, PenaltyUnit, Round, RoundState, Scoring, Tournament
 from competition.tournament import selectors
-from competition.tournament.messages import PROBLEMS
+from competition.tournament.messages import bye_reason_text
 from scoring import engine
 from scoring.drawing import Drawing, pulka_drawing
 from scoring.formatting import rounded
@@ -75,7 +75,7 @@ def _render(template: str, context: dict) -> bytes:
     return document.write_pdf(stylesheets=[_stylesheet()])
 
 
-def figure(value: Fraction | int | None) -> str:
+def printed_number(value: Fraction | int | None) -> str:
     """A tournament number as printed: 12, −3, or 143,33 (two decimals in the locale)."""
     return rounded(value, 2)
 
@@ -136,11 +136,6 @@ def alphabetical(name: str) -> tuple:
     return key, name
 
 
-def _bye_reason(code: str) -> str:
-    text = PROBLEMS.get(code)
-    return str(text) if text is not None and "%(" not in str(text) else _("sits out")
-
-
 def _tables(round: Round, names: dict[int, str]) -> tuple[list[TableSeats], list[PlayerSeat]]:
     """The round's tables in seat order, and the byes."""
     seating = selectors.seating_of(round)
@@ -155,7 +150,7 @@ def _tables(round: Round, names: dict[int, str]) -> tuple[list[TableSeats], list
         for table in seating.tables
     ]
     byes = [
-        PlayerSeat(names.get(bye.player, str(bye.player)), None, None, _bye_reason(bye.reason))
+        PlayerSeat(names.get(bye.player, str(bye.player)), None, None, bye_reason_text(bye.reason))
         for bye in seating.byes
     ]
     return tables, byes
@@ -364,10 +359,10 @@ def filename(tournament: Tournament, what: str) -> str:
 # --- standings ------------------------------------------------------------------------------
 
 TIE_BREAK_COLUMNS = {
-    ts.TieBreak.ADJUSTED_WHISTS: lambda line: figure(line.adjusted),
+    ts.TieBreak.ADJUSTED_WHISTS: lambda line: printed_number(line.adjusted),
     ts.TieBreak.TABLE_WINS: lambda line: str(line.table_wins),
-    ts.TieBreak.BEST_ROUND: lambda line: figure(line.best_round),
-    ts.TieBreak.OPPONENTS_TOTAL: lambda line: figure(line.opponents_total),
+    ts.TieBreak.BEST_ROUND: lambda line: printed_number(line.best_round),
+    ts.TieBreak.OPPONENTS_TOTAL: lambda line: printed_number(line.opponents_total),
 }
 
 
@@ -407,7 +402,7 @@ def standings_size(tournament: Tournament) -> int:
 
 def _penalty(line: ts.Line, unit: ts.Unit) -> str:
     taken = sum((Fraction(p.amount) for p in line.penalties if p.unit == unit), Fraction(0))
-    return figure(-taken) if taken else ""
+    return printed_number(-taken) if taken else ""
 
 
 def _standings_title(tournament: Tournament, rounds: list[int], after: int | None) -> str:
@@ -436,10 +431,11 @@ def standings_context(tournament: Tournament, after: int | None = None) -> dict:
                 name=read.names.get(line.player, str(line.player)),
                 team=teams.get(line.player, ""),
                 rounds=tuple(
-                    figure(line.rounds[n].score) if n in line.rounds else "" for n in read.rounds
+                    printed_number(line.rounds[n].score) if n in line.rounds else ""
+                    for n in read.rounds
                 ),
                 penalty=_penalty(line, counted),
-                total=figure(line.score),
+                total=printed_number(line.score),
                 breaks=tuple(TIE_BREAK_COLUMNS[key](line) for key in table.tie_breaks),
                 lot=str(line.lot) if line.lot is not None else "",
                 flagged=bool(line.flagged),
@@ -452,7 +448,7 @@ def standings_context(tournament: Tournament, after: int | None = None) -> dict:
         {
             "name": read.names.get(p.player, str(p.player)),
             "round": p.round,
-            "amount": figure(p.amount),
+            "amount": printed_number(p.amount),
             "unit": PenaltyUnit(p.unit).label,
             "reason": p.reason,
         }
@@ -515,9 +511,11 @@ def team_standings_context(tournament: Tournament) -> dict:
             "place": line.place,
             "team": line.team,
             "members": sorted(members.get(line.team, ()), key=str.casefold),
-            "rounds": [figure(line.rounds[n]) if n in line.rounds else "" for n in read.rounds],
-            "total": figure(line.total),
-            "best_round": figure(line.best_round),
+            "rounds": [
+                printed_number(line.rounds[n]) if n in line.rounds else "" for n in read.rounds
+            ],
+            "total": printed_number(line.total),
+            "best_round": printed_number(line.best_round),
         }
         for line in lines
     ]

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from club.models import Club, Player
 from club.names import name_key
-from competition.lib import seating as seat
+from competition.lib import seating
 from competition.lib import tournament_scoring as ts
 from competition.lib.problems import Problem, TournamentError
 from competition.models import (
@@ -34,7 +34,7 @@ from competition.models import (
     SeatingMethod,
     Tournament,
 )
-from competition.tournament.messages import PROBLEMS, problem_text
+from competition.tournament.messages import bye_reason_text, tournament_problem_text
 from scoring.models import PulkaResultCache, PulkaStatus
 
 
@@ -93,7 +93,7 @@ def stage_of(tournament: Tournament) -> ts.Stage | None:
 
 def lot_seed(tournament: Tournament) -> int | None:
     """The lot's seed: derived from the tournament's seed, so it is printed and reproducible."""
-    return seat.round_seed(tournament.seed, 0) if tournament.lot else None
+    return seating.round_seed(tournament.seed, 0) if tournament.lot else None
 
 
 def _number(value: Fraction) -> str:
@@ -207,7 +207,7 @@ def plays_in(entry: Entry, number: int) -> bool:
     return entry.status == EntryStatus.ACTIVE or (entry.last_round or 0) >= number
 
 
-def entrants(tournament: Tournament, number: int) -> list[seat.Entrant]:
+def entrants(tournament: Tournament, number: int) -> list[seating.Entrant]:
     """The players due to play round `number`, with their ratings and teams."""
     rating = RatingSnapshot.objects.filter(player=OuterRef("player_id")).order_by("-seq")
     rows = (
@@ -217,21 +217,21 @@ def entrants(tournament: Tournament, number: int) -> list[seat.Entrant]:
         .values_list("player_id", "rating", "team")
     )
     return [
-        seat.Entrant(player, rating=rating or 0.0, team=team or None)
+        seating.Entrant(player, rating=rating or 0.0, team=team or None)
         for player, rating, team in rows
     ]
 
 
-def seating_from_json(number: int, data: dict, *, seed: int, method: str) -> seat.Seating:
+def seating_from_json(number: int, data: dict, *, seed: int, method: str) -> seating.Seating:
     tables = tuple(
-        seat.Table(t["number"], tuple(t["seats"]), t["first_dealer"])
+        seating.Table(t["number"], tuple(t["seats"]), t["first_dealer"])
         for t in data.get("tables", ())
     )
-    byes = tuple(seat.Bye(b["player"], b["reason"]) for b in data.get("byes", ()))
-    return seat.Seating(number, seed, seat.Method(method), tables, byes)
+    byes = tuple(seating.Bye(b["player"], b["reason"]) for b in data.get("byes", ()))
+    return seating.Seating(number, seed, seating.Method(method), tables, byes)
 
 
-def seating_of(round: Round) -> seat.Seating:
+def seating_of(round: Round) -> seating.Seating:
     return seating_from_json(round.number, round.seating, seed=round.seed, method=round.method)
 
 
@@ -239,7 +239,7 @@ def locked_tables(round: Round) -> set[int]:
     return {t["number"] for t in round.seating.get("tables", ()) if t.get("locked")}
 
 
-def seating_to_json(seating: seat.Seating, locked: Iterable[int] = ()) -> dict:
+def seating_to_json(drawn: seating.Seating, locked: Iterable[int] = ()) -> dict:
     locked = set(locked)
     return {
         "tables": [
@@ -249,13 +249,13 @@ def seating_to_json(seating: seat.Seating, locked: Iterable[int] = ()) -> dict:
                 "first_dealer": t.first_dealer,
                 "locked": t.number in locked,
             }
-            for t in seating.tables
+            for t in drawn.tables
         ],
-        "byes": [{"player": b.player, "reason": b.reason} for b in seating.byes],
+        "byes": [{"player": b.player, "reason": b.reason} for b in drawn.byes],
     }
 
 
-def history(tournament: Tournament, before: int) -> list[seat.Seating]:
+def history(tournament: Tournament, before: int) -> list[seating.Seating]:
     """The seatings of the rounds published before round `before`, as played."""
     rounds = Round.objects.filter(tournament=tournament, number__lt=before).exclude(
         state=RoundState.DRAFT
@@ -263,7 +263,7 @@ def history(tournament: Tournament, before: int) -> list[seat.Seating]:
     return [seating_of(one) for one in rounds.order_by("number")]
 
 
-def planned_rounds(tournament: Tournament) -> tuple[seat.Seating, ...]:
+def planned_rounds(tournament: Tournament) -> tuple[seating.Seating, ...]:
     """A schedule published in advance: the rounds not yet published, as the tournament's
     seed draws them for the players entered now, against the rounds as they were played
     (tournament_services.round_draft draws the next one the same way). Empty for the other
@@ -275,7 +275,7 @@ def planned_rounds(tournament: Tournament) -> tuple[seat.Seating, ...]:
     if first > tournament.round_count:
         return ()
     try:
-        return seat.schedule(
+        return seating.schedule(
             entrants(tournament, first),
             rounds=tournament.round_count - first + 1,
             seed=tournament.seed,
@@ -285,7 +285,7 @@ def planned_rounds(tournament: Tournament) -> tuple[seat.Seating, ...]:
         return ()
 
 
-def named(problems: Sequence[Problem], names: dict[int, str]) -> list[str]:
+def problem_texts(problems: Sequence[Problem], names: dict[int, str]) -> list[str]:
     """Problems in the user's words, with the players' names for their ids."""
     texts = []
     for problem in problems:
@@ -293,7 +293,7 @@ def named(problems: Sequence[Problem], names: dict[int, str]) -> list[str]:
             key: names.get(value, value) if key in ("player", "first", "second") else value
             for key, value in problem.params.items()
         }
-        texts.append(problem_text(problem.with_params(**params)))
+        texts.append(tournament_problem_text(problem.with_params(**params)))
     return texts
 
 
@@ -338,25 +338,25 @@ def _penalty(row: Penalty) -> ts.Penalty:
 
 def round_scores(
     rule: ts.ScoringRule,
-    seatings: dict[int, seat.Seating],
+    seatings: dict[int, seating.Seating],
     settled: dict[tuple[int, int], dict[int, Fraction]],
 ) -> list[ts.RoundScore]:
     """Every player's score in each round from the tables' settlements ((round, table) ->
     player -> whists) and the byes."""
     scores: list[ts.RoundScore] = []
-    for number, seating in seatings.items():
-        for table in seating.tables:
+    for number, drawn in seatings.items():
+        for table in drawn.tables:
             whists = settled.get((number, table.number))
             if whists is None:
-                scores += _nothing(number, table)
+                scores += _unsettled_scores(number, table)
                 continue
             whists = {player: whists.get(player, 0) for player in table.seats}
             scores += ts.score_table(ts.TableResult(number, table.number, whists), rule)
-        scores += [ts.bye_score(number, bye.player, rule) for bye in seating.byes]
+        scores += [ts.bye_score(number, bye.player, rule) for bye in drawn.byes]
     return scores
 
 
-def _nothing(number: int, table: seat.Table) -> list[ts.RoundScore]:
+def _unsettled_scores(number: int, table: seating.Table) -> list[ts.RoundScore]:
     """A table with no settlement (set aside: abandoned, or running again after a
     correction until the judge ends it) counts 0 for everyone, in every unit, and is no
     one's table win (score_table would make it a tie for first place: points and wins)."""
@@ -507,12 +507,6 @@ class SeatLine:
     pulka_id: int | None  # his table's pulka (None: a draft, or a bye)
 
 
-def _bye_reason(code: str) -> str:
-    if code in PROBLEMS:
-        return problem_text(Problem(code, {}))
-    return _("sits out this round")
-
-
 def seat_lines(round: Round) -> list[SeatLine]:
     """Everyone of the round, alphabetically (by name key), with his table and seat: two
     queries (the names, the tables' pulkas) whatever the number of players."""
@@ -525,9 +519,9 @@ def seat_lines(round: Round) -> list[SeatLine]:
     pulkas: dict[int, int] = {}
     if round.state != RoundState.DRAFT:
         pulkas = dict(RoundTable.objects.filter(round=round).values_list("number", "pulka_id"))
-    seating = seating_of(round)
+    drawn = seating_of(round)
     lines = []
-    for table in seating.tables:
+    for table in drawn.tables:
         for player in table.seats:
             name, key = people.get(player, (str(player), str(player)))
             lines.append(
@@ -543,10 +537,10 @@ def seat_lines(round: Round) -> list[SeatLine]:
                     pulkas.get(table.number),
                 )
             )
-    for bye in seating.byes:
+    for bye in drawn.byes:
         name, key = people.get(bye.player, (str(bye.player), str(bye.player)))
         lines.append(
-            SeatLine(bye.player, name, key, None, None, 0, False, _bye_reason(bye.reason), None)
+            SeatLine(bye.player, name, key, None, None, 0, False, bye_reason_text(bye.reason), None)
         )
     return sorted(lines, key=lambda line: (line.key, line.player))
 
@@ -648,9 +642,9 @@ def player_rounds(player: Player) -> list[PlayerTournament]:
         line = next((each for each in table_lines if each.player == player.pk), None)
         played = []
         for one in own:
-            seating = seating_of(one)
-            table = seating.table_of(player.pk)
-            if table is None and all(bye.player != player.pk for bye in seating.byes):
+            drawn = seating_of(one)
+            table = drawn.table_of(player.pk)
+            if table is None and all(bye.player != player.pk for bye in drawn.byes):
                 continue  # not in this round (withdrawn, late, or not in the final)
             whists = None
             if table is not None:
