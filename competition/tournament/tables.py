@@ -1,5 +1,4 @@
-"""The tournament standings as a django-tables2 table (the league's pattern:
-competition.league.tables).
+"""The tournament standings as a table: a plain list of column specs, and the rows they make.
 
 The rows are competition.lib.tournament_scoring.Line, ranked by the core in the tournament's
 tie-break order: the table never sorts them (the order is the standings). Its columns follow
@@ -9,9 +8,15 @@ place points when the rule counts them, and the table; the penalties, the total,
 tie-breaks in the tournament's order, and the lot when it decided a place.
 
 Numbers are exact: a Fraction shows as players write it (scoring.formatting.score: 5/2, −3),
-and goes to the exports as a number (whole, or to 4 decimals). The rows are rendered here
-(`body_rows`, `export_rows`) as in competition.league.tables: 300 players over 9 rounds are some
-13,000 cells, too many for django-tables2's generic cell rendering.
+and goes to the exports as a number (whole, or to 4 decimals).
+
+A speed trick, kept for its figure: the rows are written here as HTML (`body_rows`), not by
+django-tables2's {% render_table %}. 300 players over 9 rounds are some 10,500 cells: 88 ms
+so against 2,347 ms through {% render_table %} (bench/tournament.py --standings, which builds
+that tournament). Nothing else of django-tables2 was left in use (no render_table, no
+RequestConfig, no sorting: the order is the standings), so the table is no
+django_tables2.Table either: its columns are `LineColumn` specs, and its header, rows and
+exports are read from them.
 """
 
 from __future__ import annotations
@@ -21,7 +26,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
-import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -61,24 +65,17 @@ def shown(value: object) -> str:
     return escape(value)
 
 
-class LineColumn(tables.Column):
-    """A column read from a standings line by `value`; `group` names the round it belongs to
-    (the page's header spans it), `cell` renders a value as HTML when a number is not enough."""
+@dataclass(frozen=True)
+class LineColumn:
+    """A column of the standings: its `header`, its value read from a line by `value`;
+    `group` names the round it belongs to (the page's header spans it), `css` the class of
+    its header and cells, `cell` renders a value as HTML when a number is not enough."""
 
-    def __init__(
-        self,
-        value: Callable[[ts.Line], object],
-        *,
-        group: str = "",
-        css: str = "num",
-        cell: Callable[[ts.Line, object], str] | None = None,
-        **kwargs,
-    ) -> None:
-        kwargs.setdefault("attrs", {"th": {"class": css}, "td": {"class": css}})
-        super().__init__(orderable=False, empty_values=(), **kwargs)
-        self.value = value
-        self.group = group
-        self.cell = cell
+    header: str
+    value: Callable[[ts.Line], object]
+    group: str = ""
+    css: str = "num"
+    cell: Callable[[ts.Line, object], str] | None = None
 
 
 def _td(css: str) -> str:
@@ -97,133 +94,82 @@ class HeaderCell:
     scope: str = "col"
 
 
-class TournamentStandingsTable(tables.Table):
-    """The standings of a tournament after the page's round."""
+class TournamentStandingsTable:
+    """The standings of a tournament after the page's round: `columns`, then the header, the
+    rows and the exports they make."""
 
-    place = LineColumn(lambda line: line.place, verbose_name=gettext_lazy("Place"))
+    empty_text = gettext_lazy("No round is confirmed yet.")
 
-    class Meta:
-        orderable = False
-        attrs = {"class": "data ranking standings"}
-        empty_text = gettext_lazy("No round is confirmed yet.")
-
-    def __init__(self, page: StandingsPage, **kwargs) -> None:
+    def __init__(self, page: StandingsPage) -> None:
         self.page = page
         self.tournament: Tournament = page.tournament
         self.names = page.names
-        super().__init__(page.standings.lines, extra_columns=self._columns(), **kwargs)
+        self.columns: list[LineColumn] = self._columns()
 
     # The columns --------------------------------------------------------------------------
 
-    def _columns(self) -> list[tuple[str, LineColumn]]:
+    def _columns(self) -> list[LineColumn]:
         page, tournament = self.page, self.tournament
-        columns: list[tuple[str, LineColumn]] = [
-            (
-                "player",
-                LineColumn(
-                    lambda line: self.names.get(line.player, ""),
-                    css="player",
-                    cell=self._player_cell,
-                    verbose_name=_("Player"),
-                ),
-            )
+        columns = [
+            LineColumn(_("Place"), lambda line: line.place),
+            LineColumn(
+                _("Player"),
+                lambda line: self.names.get(line.player, ""),
+                css="player",
+                cell=self._player_cell,
+            ),
         ]
         if page.stage is not None:
             columns.append(
-                (
-                    "stage",
-                    LineColumn(
-                        lambda line: _("Final") if line.finalist else "",
-                        css="stage",
-                        verbose_name=_("Stage"),
-                    ),
+                LineColumn(
+                    _("Stage"), lambda line: _("Final") if line.finalist else "", css="stage"
                 )
             )
         scored = {Scoring.CAPS: _("Capped"), Scoring.PLACES: _("Points")}.get(tournament.scoring)
         for number in page.rounds:
             group = _("Round %(number)s") % {"number": number}
             columns.append(
-                (
-                    f"r{number}_whists",
-                    LineColumn(
-                        self._round(number, lambda one: one.whists),
-                        group=group,
-                        cell=self._whists_cell(number),
-                        verbose_name=_("Whists"),
-                    ),
+                LineColumn(
+                    _("Whists"),
+                    self._round(number, lambda one: one.whists),
+                    group=group,
+                    cell=self._whists_cell(number),
                 )
             )
             if scored is not None:
                 columns.append(
-                    (
-                        f"r{number}_score",
-                        LineColumn(
-                            self._round(number, lambda one: one.score),
-                            group=group,
-                            verbose_name=scored,
-                        ),
-                    )
+                    LineColumn(scored, self._round(number, lambda one: one.score), group=group)
                 )
             columns.append(
-                (
-                    f"r{number}_table",
-                    LineColumn(
-                        self._round(number, lambda one: one.table),
-                        group=group,
-                        css="num table-number",
-                        cell=self._table_cell(number),
-                        verbose_name=_("Table"),
-                    ),
+                LineColumn(
+                    _("Table"),
+                    self._round(number, lambda one: one.table),
+                    group=group,
+                    css="num table-number",
+                    cell=self._table_cell(number),
                 )
             )
         if tournament.scoring == Scoring.PLACES:
             columns.append(
-                (
-                    "penalty_points",
-                    LineColumn(
-                        lambda line: penalty_total(line, ts.Unit.POINTS) or None,
-                        verbose_name=_("Penalty points"),
-                    ),
+                LineColumn(
+                    _("Penalty points"), lambda line: penalty_total(line, ts.Unit.POINTS) or None
                 )
             )
             whists_penalty = _("Penalty whists")
         else:
             whists_penalty = _("Penalties")
         columns += [
-            (
-                "penalty_whists",
-                LineColumn(
-                    lambda line: penalty_total(line, ts.Unit.WHISTS) or None,
-                    verbose_name=whists_penalty,
-                ),
-            ),
-            (
-                "total",
-                LineColumn(
-                    lambda line: line.score,
-                    css="num total",
-                    cell=self._total_cell,
-                    verbose_name=_("Total"),
-                ),
-            ),
+            LineColumn(whists_penalty, lambda line: penalty_total(line, ts.Unit.WHISTS) or None),
+            LineColumn(_("Total"), lambda line: line.score, css="num total", cell=self._total_cell),
         ]
-        for key in self.page.standings.tie_breaks:
-            columns.append(
-                (
-                    key.value,
-                    LineColumn(TIE_VALUES[key], verbose_name=TIE_BREAK_HEADERS[key]),
-                )
-            )
+        columns += [
+            LineColumn(str(TIE_BREAK_HEADERS[key]), TIE_VALUES[key])
+            for key in page.standings.tie_breaks
+        ]
         if page.lot_decided:
             decided = page.lot_decided
             columns.append(
-                (
-                    "lot",
-                    LineColumn(
-                        lambda line: line.lot if line.player in decided else None,
-                        verbose_name=_("Lot"),
-                    ),
-                )
+                LineColumn(_("Lot"), lambda line: line.lot if line.player in decided else None)
             )
         return columns
 
@@ -278,19 +224,14 @@ class TournamentStandingsTable(tables.Table):
 
     # The page and the exports -------------------------------------------------------------
 
-    def _specs(self) -> list[tuple[LineColumn, str]]:
-        return [(bound.column, bound.attrs["td"].get("class", "")) for bound in self.columns]
-
     def header_rows(self) -> list[list[HeaderCell]]:
         """One header row, or two when rounds are shown: "Round 2" above its columns."""
         top: list[HeaderCell] = []
         below: list[HeaderCell] = []
-        grouped = any(bound.column.group for bound in self.columns)
-        for bound in self.columns:
-            column = bound.column
-            css = bound.attrs["th"].get("class", "")
+        grouped = any(column.group for column in self.columns)
+        for column in self.columns:
             if not column.group:
-                top.append(HeaderCell(str(bound.header), css, rowspan=2 if grouped else 1))
+                top.append(HeaderCell(column.header, column.css, rowspan=2 if grouped else 1))
                 continue
             if top and top[-1].scope == "colgroup" and top[-1].label == column.group:
                 last = top.pop()
@@ -299,12 +240,12 @@ class TournamentStandingsTable(tables.Table):
                 )
             else:
                 top.append(HeaderCell(column.group, "group", scope="colgroup"))
-            below.append(HeaderCell(str(bound.header), css))
+            below.append(HeaderCell(column.header, column.css))
         return [top, below] if below else [top]
 
     def body_rows(self) -> list[SafeString]:
         """Every row as HTML: <tr data-player="id" class="..."><td class="...">...</td>...</tr>."""
-        specs = [(column.value, column.cell, _td(css)) for column, css in self._specs()]
+        specs = [(column.value, column.cell, _td(column.css)) for column in self.columns]
         rows = []
         for line in self.page.standings.lines:
             css = "finalist" if line.finalist else ""
@@ -318,13 +259,13 @@ class TournamentStandingsTable(tables.Table):
 
     def export_headers(self) -> list[str]:
         return [
-            f"{bound.column.group}: {bound.header}" if bound.column.group else str(bound.header)
-            for bound in self.columns
+            f"{column.group}: {column.header}" if column.group else column.header
+            for column in self.columns
         ]
 
     def export_rows(self) -> Iterator[list[object]]:
         """Every row as values: numbers stay numbers."""
-        values = [column.value for column, _css in self._specs()]
+        values = [column.value for column in self.columns]
         for line in self.page.standings.lines:
             yield [export_number(value(line)) for value in values]
 
