@@ -8,7 +8,6 @@ from __future__ import annotations
 from allauth.account.models import EmailAddress
 from allauth.core import ratelimit
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth import logout
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -23,7 +22,7 @@ from club.access import LoginRequired
 from club.account_adapter import logs_in_by_username
 from club.account_forms import AccountDeleteForm, AccountForm
 from club.language import set_language_cookie
-from club.rendering import redirect_after_form, render_page
+from club.rendering import after_action, render_page
 from club.services import ClubError
 
 
@@ -39,7 +38,7 @@ def _account_page(request: HttpRequest, form: AccountForm) -> HttpResponse:
     return render_page(request, "club/account.html", context, fragment="account-form")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def account(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         raise LoginRequired
@@ -60,14 +59,13 @@ def account(request: HttpRequest) -> HttpResponse:
     language = form.cleaned_data["language"]
     if language:
         translation.activate(language)  # the notice is in the language just chosen
-    messages.success(request, _("Your account is saved."))
-    response = redirect_after_form(request, reverse("club:account"))
+    response = after_action(request, _("Your account is saved."), url=reverse("club:account"))
     if language:
         set_language_cookie(response, language)
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def account_delete(request: HttpRequest) -> HttpResponse:
     """Delete one's own account after typing the password again (club.services.account_delete
     says what goes and what stays)."""
@@ -86,8 +84,7 @@ def account_delete(request: HttpRequest) -> HttpResponse:
                 exc.add_to_form(form)
             else:
                 logout(request)
-                messages.success(request, _("Your account is deleted."))
-                return redirect_after_form(request, reverse("home"))
+                return after_action(request, _("Your account is deleted."), url=reverse("home"))
     context = {
         "form": form,
         "ownerless": selectors.clubs_left_ownerless(user),

@@ -19,11 +19,11 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.shortcuts import get_object_or_404, render, resolve_url
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club import invitations, selectors
 from club.access import ClubAccess, LoginRequired, get_club_for_user
@@ -32,7 +32,7 @@ from club.invitations import InvitationError
 from club.models import Invitation, NameClaim, Role
 from club.params import PAGE_MAX, int_param
 from club.qr import qr_svg_document, qr_svg_inline
-from club.rendering import club_context, redirect_after_form, render_page, wants_fragment
+from club.rendering import after_action, club_context, render_page
 from club.services import ClubError
 
 # Invitation links
@@ -60,7 +60,7 @@ def _invitations_page(
     return render_page(request, "club/invitation_list.html", context, fragment="invitations")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def invitation_list(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The club's invitation links (pending, then used, expired and revoked) and a form to
     make a new one; a new link opens its page, with the link to copy and its QR code."""
@@ -83,9 +83,11 @@ def invitation_list(request: HttpRequest, club_slug: str) -> HttpResponse:
         except ClubError as exc:
             exc.add_to_form(form)
         else:
-            messages.success(request, _("The invitation link is ready: send it or show its code."))
-            url = reverse("club:invitation-detail", args=[club.slug, invitation.pk])
-            return redirect_after_form(request, url)
+            return after_action(
+                request,
+                _("The invitation link is ready: send it or show its code."),
+                url=reverse("club:invitation-detail", args=[club.slug, invitation.pk]),
+            )
     return _invitations_page(request, access, form=form)
 
 
@@ -97,7 +99,7 @@ def _club_invitation(access: ClubAccess, invitation_id: int) -> Invitation:
     )
 
 
-@require_GET
+@require_safe
 def invitation_detail(request: HttpRequest, club_slug: str, invitation_id: int) -> HttpResponse:
     """One link to share: the address to copy, its QR code, a printable card, and who has
     accepted it."""
@@ -117,7 +119,7 @@ def invitation_detail(request: HttpRequest, club_slug: str, invitation_id: int) 
     return render_page(request, "club/invitation_detail.html", context, fragment="invitation")
 
 
-@require_GET
+@require_safe
 def invitation_qr(request: HttpRequest, club_slug: str, invitation_id: int) -> HttpResponse:
     """The link's QR code as an SVG file, to download and print."""
     access = get_club_for_user(request, club_slug, role=Role.OWNER)
@@ -135,20 +137,23 @@ def invitation_qr(request: HttpRequest, club_slug: str, invitation_id: int) -> H
 def invitation_revoke(request: HttpRequest, club_slug: str, invitation_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.OWNER)
     invitation = _club_invitation(access, invitation_id)
-    notice = error = None
+    url = reverse("club:invitations", args=[access.club.slug])
     try:
         invitations.invitation_revoke(invitation=invitation, actor=request.user)
     except ClubError as exc:
-        error = exc.message
-    else:
-        notice = _("The link is revoked: nobody can join by it any more.")
-    if not wants_fragment(request):
-        if error:
-            messages.error(request, error)
-        else:
-            messages.success(request, notice)
-        return redirect("club:invitations", access.club.slug)
-    return _invitations_page(request, access, notice=notice, error=error)
+        return after_action(
+            request,
+            exc.message,
+            level=messages.ERROR,
+            url=url,
+            fragment=lambda said: _invitations_page(request, access, error=said),
+        )
+    return after_action(
+        request,
+        _("The link is revoked: nobody can join by it any more."),
+        url=url,
+        fragment=lambda said: _invitations_page(request, access, notice=said),
+    )
 
 
 # Accepting a link
@@ -184,7 +189,7 @@ def _problem_status(problem: InvitationError) -> int:
     return 410 if problem.link_is_dead else 409
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     """Whoever opens the link sees the club, the role and the roster name, logs in (or signs
     up) if he has to, and confirms with a POST."""
@@ -212,21 +217,21 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             request, invitation=invitation, problem=exc, status=_problem_status(exc)
         )
     club = invitation.club
-    if plan.changes_anything:
-        role = Role(plan.role_after).label
-        if plan.link_player is not None:
-            text = _(
-                "Welcome to %(club)s: you are its %(role)s, and the roster name %(name)s is yours."
-            ) % {"club": club.name, "role": role, "name": plan.link_player.name}
-        else:
-            text = _("Welcome to %(club)s: you are its %(role)s.") % {
-                "club": club.name,
-                "role": role,
-            }
-        messages.success(request, text)
+    if not plan.changes_anything:
+        return after_action(
+            request,
+            _("You are already a member of %(club)s.") % {"club": club.name},
+            level=messages.INFO,
+            url=club.get_absolute_url(),
+        )
+    role = Role(plan.role_after).label
+    if plan.link_player is not None:
+        text = _(
+            "Welcome to %(club)s: you are its %(role)s, and the roster name %(name)s is yours."
+        ) % {"club": club.name, "role": role, "name": plan.link_player.name}
     else:
-        messages.info(request, _("You are already a member of %(club)s.") % {"club": club.name})
-    return redirect_after_form(request, club.get_absolute_url())
+        text = _("Welcome to %(club)s: you are its %(role)s.") % {"club": club.name, "role": role}
+    return after_action(request, text, url=club.get_absolute_url())
 
 
 # Requests for a roster name
@@ -246,7 +251,7 @@ def _roster_name_page(
     return render_page(request, "club/roster_name.html", context, fragment="name")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def roster_name(request: HttpRequest, club_slug: str) -> HttpResponse:
     """A member's name on the club's roster: the one he is linked to, his request waiting
     for an answer, or a form to ask for one of the unclaimed names."""
@@ -263,13 +268,13 @@ def roster_name(request: HttpRequest, club_slug: str) -> HttpResponse:
         except ClubError as exc:
             exc.add_to_form(form)
         else:
-            notice = _(
-                "You asked to be linked to %(name)s: a secretary or the owner will answer."
-            ) % {"name": claim.player.name}
-            if not wants_fragment(request):
-                messages.success(request, notice)
-                return redirect("club:roster-name", club.slug)
-            return _roster_name_page(request, access, notice=notice)
+            return after_action(
+                request,
+                _("You asked to be linked to %(name)s: a secretary or the owner will answer.")
+                % {"name": claim.player.name},
+                url=reverse("club:roster-name", args=[club.slug]),
+                fragment=lambda said: _roster_name_page(request, access, notice=said),
+            )
     return _roster_name_page(request, access, form=form)
 
 
@@ -286,7 +291,7 @@ def _claims_page(
     return render_page(request, "club/name_claims.html", context, fragment="claims")
 
 
-@require_GET
+@require_safe
 def name_claims(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The requests for a roster name that wait for an answer."""
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
@@ -300,7 +305,7 @@ def name_claim_decide(request: HttpRequest, club_slug: str, claim_id: int) -> Ht
     claim = get_object_or_404(
         NameClaim.objects.select_related("user", "player"), pk=claim_id, club=club
     )
-    notice = error = None
+    url = reverse("club:name-claims", args=[club.slug])
     form = ClaimDecisionForm(request.POST)
     try:
         if not form.is_valid():
@@ -308,21 +313,25 @@ def name_claim_decide(request: HttpRequest, club_slug: str, claim_id: int) -> Ht
         approve = form.cleaned_data["decision"] == "approve"
         invitations.name_claim_decide(claim=claim, actor=request.user, approve=approve)
     except ClubError as exc:
-        error = exc.message
+        return after_action(
+            request,
+            exc.message,
+            level=messages.ERROR,
+            url=url,
+            fragment=lambda said: _claims_page(request, access, error=said),
+        )
+    who = claim.user.get_full_name() or claim.user.get_username()
+    words = {"user": who, "name": claim.player.name}
+    if approve:
+        notice = _("%(user)s is linked to the roster name %(name)s.") % words
     else:
-        who = claim.user.get_full_name() or claim.user.get_username()
-        words = {"user": who, "name": claim.player.name}
-        if approve:
-            notice = _("%(user)s is linked to the roster name %(name)s.") % words
-        else:
-            notice = _("The request of %(user)s for %(name)s is declined.") % words
-    if not wants_fragment(request):
-        if error:
-            messages.error(request, error)
-        else:
-            messages.success(request, notice)
-        return redirect("club:name-claims", club.slug)
-    return _claims_page(request, access, notice=notice, error=error)
+        notice = _("The request of %(user)s for %(name)s is declined.") % words
+    return after_action(
+        request,
+        notice,
+        url=url,
+        fragment=lambda said: _claims_page(request, access, notice=said),
+    )
 
 
 # The membership history
@@ -330,7 +339,7 @@ def name_claim_decide(request: HttpRequest, club_slug: str, claim_id: int) -> Ht
 EVENTS_PER_PAGE = 50
 
 
-@require_GET
+@require_safe
 def member_events(request: HttpRequest, club_slug: str) -> HttpResponse:
     """Who joined, left, changed roles, made or revoked links, and when: newest first."""
     access = get_club_for_user(request, club_slug, role=Role.OWNER)

@@ -8,13 +8,14 @@ the club. Forms post-redirect-get without JavaScript; with htmx they swap their 
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club import selectors, services
 from club.access import ClubAccess, LoginRequired, get_club_for_user
@@ -27,10 +28,11 @@ from club.forms import (
     PlayerEditForm,
 )
 from club.models import Membership, Player, Role
-from club.rendering import club_context, redirect_after_form, render_page, wants_fragment
+from club.rendering import after_action, club_context, render_page, wants_fragment
 from club.services import ClubError
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     context = {
         "public_clubs": selectors.public_clubs(),
@@ -42,7 +44,7 @@ def home(request: HttpRequest) -> HttpResponse:
 # Clubs
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_create(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         raise LoginRequired
@@ -62,10 +64,8 @@ def club_create(request: HttpRequest) -> HttpResponse:
             except ClubError as exc:
                 exc.add_to_form(form)
             else:
-                messages.success(
-                    request, _("%(club)s is open, and you are its owner.") % {"club": club.name}
-                )
-                return redirect_after_form(request, club.get_absolute_url())
+                outcome = _("%(club)s is open, and you are its owner.") % {"club": club.name}
+                return after_action(request, outcome, url=club.get_absolute_url())
         return render_page(request, template, {"form": form}, fragment="form")
     if wants_fragment(request) and "name" in request.GET:
         # The name is being typed: suggest the short name for the links.
@@ -75,32 +75,39 @@ def club_create(request: HttpRequest) -> HttpResponse:
     return render_page(request, template, {"form": ClubCreateForm()}, fragment="form")
 
 
-@require_http_methods(["GET", "POST"])
+def _settings_page(
+    request: HttpRequest, access: ClubAccess, form: ClubSettingsForm, notice: str | None = None
+) -> HttpResponse:
+    context = club_context(access, form=form, notice=notice)
+    return render_page(request, "club/club_settings.html", context, fragment="form")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_settings(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The club's name, city and visibility (its default conventions have their own page)."""
     access = get_club_for_user(request, club_slug, role=Role.OWNER)
     club = access.club
-    notice = None
-    if request.method == "POST":
-        # A copy: an invalid form must not rename the club in the page header.
-        form = ClubSettingsForm(request.POST, instance=copy.copy(club))
-        if form.is_valid():
-            club = services.club_update(
-                club=club,
-                name=form.cleaned_data["name"],
-                city=form.cleaned_data["city"],
-                is_public=form.cleaned_data["is_public"],
-            )
-            notice = _("The club's settings are saved.")
-            if not wants_fragment(request):
-                messages.success(request, notice)
-                return redirect("club:settings", club.slug)
-            form = ClubSettingsForm(instance=club)
-    else:
-        form = ClubSettingsForm(instance=club)
-    context = club_context(access, form=form, notice=notice)
-    context["club"] = club  # as saved
-    return render_page(request, "club/club_settings.html", context, fragment="form")
+    if request.method != "POST":
+        return _settings_page(request, access, ClubSettingsForm(instance=club))
+    # A copy: an invalid form must not rename the club in the page header.
+    form = ClubSettingsForm(request.POST, instance=copy.copy(club))
+    if not form.is_valid():
+        return _settings_page(request, access, form)
+    club = services.club_update(
+        club=club,
+        name=form.cleaned_data["name"],
+        city=form.cleaned_data["city"],
+        is_public=form.cleaned_data["is_public"],
+    )
+    access = dataclasses.replace(access, club=club)  # the header shows the club as saved
+    return after_action(
+        request,
+        _("The club's settings are saved."),
+        url=reverse("club:settings", args=[club.slug]),
+        fragment=lambda notice: _settings_page(
+            request, access, ClubSettingsForm(instance=club), notice
+        ),
+    )
 
 
 # Members and roles
@@ -130,7 +137,7 @@ def _members_page(
     return render_page(request, "club/member_list.html", context, fragment="members")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def member_list(request: HttpRequest, club_slug: str) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.OWNER)
     club = access.club
@@ -152,10 +159,12 @@ def member_list(request: HttpRequest, club_slug: str) -> HttpResponse:
                 "user": membership.user.get_username(),
                 "role": membership.get_role_display(),
             }
-            if not wants_fragment(request):
-                messages.success(request, notice)
-                return redirect("club:members", club.slug)
-            return _members_page(request, access, notice=notice)
+            return after_action(
+                request,
+                notice,
+                url=reverse("club:members", args=[club.slug]),
+                fragment=lambda said: _members_page(request, access, notice=said),
+            )
     return _members_page(request, access, form=form)
 
 
@@ -186,20 +195,24 @@ def member_update(request: HttpRequest, club_slug: str, membership_id: int) -> H
                 "role": membership.get_role_display(),
             }
     except ClubError as exc:
-        if not wants_fragment(request):
-            messages.error(request, exc.message)
-            return redirect("club:members", club.slug)
-        return _members_page(request, access, error=exc.message)
+        return after_action(
+            request,
+            exc.message,
+            level=messages.ERROR,
+            url=reverse("club:members", args=[club.slug]),
+            fragment=lambda said: _members_page(request, access, error=said),
+        )
     if is_self and not request.user.is_superuser:
         # The owner stepped down or left: the members page is no longer his.
-        messages.success(request, notice)
-        if removing:
-            return redirect_after_form(request, reverse("home"))
-        return redirect_after_form(request, club.get_absolute_url())
-    if not wants_fragment(request):
-        messages.success(request, notice)
-        return redirect("club:members", club.slug)
-    return _members_page(request, access, notice=notice)
+        return after_action(
+            request, notice, url=reverse("home") if removing else club.get_absolute_url()
+        )
+    return after_action(
+        request,
+        notice,
+        url=reverse("club:members", args=[club.slug]),
+        fragment=lambda said: _members_page(request, access, notice=said),
+    )
 
 
 # The roster
@@ -207,24 +220,10 @@ def member_update(request: HttpRequest, club_slug: str, membership_id: int) -> H
 MERGES_SHOWN = 10  # the roster page lists the latest merges; the merge page lists them all
 
 
-@require_http_methods(["GET", "POST"])
-def player_list(request: HttpRequest, club_slug: str) -> HttpResponse:
-    writing = request.method == "POST"
-    access = get_club_for_user(request, club_slug, role=Role.SECRETARY if writing else None)
+def _roster_page(
+    request: HttpRequest, access: ClubAccess, form: PlayerAddForm, notice: str | None = None
+) -> HttpResponse:
     club = access.club
-    form = PlayerAddForm(request.POST) if writing else PlayerAddForm()
-    notice = None
-    if writing and form.is_valid():
-        try:
-            player = services.player_add(club=club, name=form.cleaned_data["name"])
-        except ClubError as exc:
-            exc.add_to_form(form)
-        else:
-            notice = _("%(name)s is on the roster.") % {"name": player.name}
-            if not wants_fragment(request):
-                messages.success(request, notice)
-                return redirect("club:players", club.slug)
-            form = PlayerAddForm()
     context = club_context(
         access,
         players=selectors.club_roster(club, active_only=not access.can_record),
@@ -235,7 +234,29 @@ def player_list(request: HttpRequest, club_slug: str) -> HttpResponse:
     return render_page(request, "club/player_list.html", context, fragment="roster")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
+def player_list(request: HttpRequest, club_slug: str) -> HttpResponse:
+    writing = request.method == "POST"
+    access = get_club_for_user(request, club_slug, role=Role.SECRETARY if writing else None)
+    if not writing:
+        return _roster_page(request, access, PlayerAddForm())
+    form = PlayerAddForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.player_add(club=access.club, name=form.cleaned_data["name"])
+        except ClubError as exc:
+            exc.add_to_form(form)
+        else:
+            return after_action(
+                request,
+                _("%(name)s is on the roster.") % {"name": player.name},
+                url=reverse("club:players", args=[access.club.slug]),
+                fragment=lambda said: _roster_page(request, access, PlayerAddForm(), said),
+            )
+    return _roster_page(request, access, form)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def player_edit(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
     club = access.club
@@ -253,8 +274,11 @@ def player_edit(request: HttpRequest, club_slug: str, player_id: int) -> HttpRes
             except ClubError as exc:
                 exc.add_to_form(form)
             else:
-                messages.success(request, _("%(name)s is saved.") % {"name": player.name})
-                return redirect_after_form(request, reverse("club:players", args=[club.slug]))
+                return after_action(
+                    request,
+                    _("%(name)s is saved.") % {"name": player.name},
+                    url=reverse("club:players", args=[club.slug]),
+                )
     else:
         form = PlayerEditForm.for_player(player)
     context = club_context(access, player=player, form=form)

@@ -10,19 +10,27 @@ from __future__ import annotations
 
 import copy
 
-from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.utils.cache import patch_vary_headers
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from club import selectors as club_selectors
-from club.access import get_club_for_user
+from club.access import ClubAccess, get_club_for_user
 from club.models import Role
 from club.params import PAGE_MAX, int_param
-from club.rendering import club_context, redirect_after_form, render_page, wants_fragment
+from club.rendering import (
+    after_action,
+    club_context,
+    is_poll,
+    nothing_changed,
+    poll_answer,
+    render_fragment,
+    render_page,
+    wants_fragment,
+)
 from scoring import live, selectors, services
 from scoring.access import poll_unchanged
 from scoring.forms import EveningForm, PulkaCreateForm, PulkaImportForm, RulesForm
@@ -31,7 +39,7 @@ from scoring.services import ScoringError
 EVENINGS_PER_PAGE = 20
 
 
-@require_GET
+@require_safe
 def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The club's home: its running tables, its evenings (paged with htmx) and the roster."""
     access = get_club_for_user(request, club_slug)
@@ -48,34 +56,42 @@ def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
     return render_page(request, "scoring/club_detail.html", context, fragment="evenings")
 
 
-@require_GET
+@require_safe
 def club_running(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The club's running tables, for the club page's poll: 204 while nothing changed.
 
     An unchanged poll costs what poll_unchanged says: a public club's at most one query.
     """
-    token = request.GET.get("v", "")
+    held = request.GET.get("v", "")
     read = lambda user: selectors.club_live_state(user, club_slug)  # noqa: E731
-    if wants_fragment(request) and poll_unchanged(request, live.club_keys(club_slug), read, token):
-        return HttpResponse(status=204)
+    if wants_fragment(request) and poll_unchanged(request, live.club_keys(club_slug), read, held):
+        return nothing_changed()
     access = get_club_for_user(request, club_slug)
+    club = access.club
     if not wants_fragment(request):
-        return redirect(access.club.get_absolute_url())
-    token = selectors.club_live_token(access.club)
-    if request.GET.get("v") == token:
-        return HttpResponse(status=204)
-    context = club_context(
-        access, live_token=token, running_tables=selectors.running_tables_for_club(access.club)
-    )
+        return redirect(club.get_absolute_url())
+    token = selectors.club_live_token(club)
+    return poll_answer(request, token, lambda: _running_tables(request, access, token))
+
+
+def _running_tables(request: HttpRequest, access: ClubAccess, token: str) -> HttpResponse:
+    tables = selectors.running_tables_for_club(access.club)
+    context = club_context(access, live_token=token, running_tables=tables)
     return render_page(request, "scoring/club_detail.html", context, fragment="running")
 
 
-@require_http_methods(["GET", "POST"])
+def _club_rules_page(
+    request: HttpRequest, access: ClubAccess, form: RulesForm, notice: str | None = None
+) -> HttpResponse:
+    context = club_context(access, rules_form=form, notice=notice)
+    return render_page(request, "scoring/club_rules.html", context, fragment="form")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_rules(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The club's default conventions: every new table starts with them."""
     access = get_club_for_user(request, club_slug, role=Role.OWNER)
     club = access.club
-    notice = None
     form = RulesForm(request.POST or None, prefix="rules", rules=club.default_rules())
     if request.method == "POST" and form.is_valid():
         try:
@@ -83,16 +99,18 @@ def club_rules(request: HttpRequest, club_slug: str) -> HttpResponse:
         except ScoringError as exc:
             form.add_error(None, exc.message)
         else:
-            notice = _("The club's conventions are saved.")
-            if not wants_fragment(request):
-                messages.success(request, notice)
-                return redirect("scoring:club-rules", club.slug)
-            form = RulesForm(prefix="rules", rules=club.default_rules())
-    context = club_context(access, rules_form=form, notice=notice)
-    return render_page(request, "scoring/club_rules.html", context, fragment="form")
+            return after_action(
+                request,
+                _("The club's conventions are saved."),
+                url=reverse("scoring:club-rules", args=[club.slug]),
+                fragment=lambda notice: _club_rules_page(
+                    request, access, RulesForm(prefix="rules", rules=club.default_rules()), notice
+                ),
+            )
+    return _club_rules_page(request, access, form)
 
 
-@require_GET
+@require_safe
 def rules_fields(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The conventions' fields re-rendered for the choices made so far (htmx), wherever they
     are edited (the club's defaults, a new table, a table before its first deal): a chosen
@@ -103,12 +121,10 @@ def rules_fields(request: HttpRequest, club_slug: str) -> HttpResponse:
         return redirect(access.club.get_absolute_url())
     form = RulesForm(request.GET, prefix="rules", rules=access.club.default_rules())
     context = club_context(access, rules_form=form, open=True, draft=True)
-    response = render(request, "scoring/_rules_fields.html", context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render_fragment(request, "scoring/_rules_fields.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def evening_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
     club = access.club
@@ -122,44 +138,51 @@ def evening_create(request: HttpRequest, club_slug: str) -> HttpResponse:
                 notes=form.cleaned_data["notes"],
                 created_by=request.user,
             )
-            messages.success(request, _("The evening is open: add its tables."))
-            return redirect_after_form(request, evening.get_absolute_url())
+            return after_action(
+                request,
+                _("The evening is open: add its tables."),
+                url=evening.get_absolute_url(),
+            )
     else:
         form = EveningForm()
     context = club_context(access, form=form, evening=None)
     return render_page(request, "scoring/evening_form.html", context, fragment="form")
 
 
-@require_GET
+@require_safe
 def evening_detail(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
-    if wants_fragment(request) and "v" in request.GET:
-        # A spectator's poll: answered 204 as cheaply as poll_unchanged can.
+    """An evening and its tables; its tables alone for htmx, which polls them (?v=)."""
+    if is_poll(request):
+        # Answered 204 as cheaply as poll_unchanged can.
         keys = live.evening_keys(evening_id, club_slug)
         read = lambda user: selectors.evening_live_state(user, club_slug, evening_id)  # noqa: E731
         if poll_unchanged(request, keys, read, request.GET["v"]):
-            return HttpResponse(status=204)
+            return nothing_changed()
     access = get_club_for_user(request, club_slug)
     club = access.club
     evening = selectors.evening_for_club(club, evening_id)
     token = selectors.evening_live_token(evening)
-    if wants_fragment(request) and request.GET.get("v") == token:
-        # A spectator's poll and nothing changed: no replay, nothing to swap.
-        return HttpResponse(status=204)
-    tables = selectors.evening_tables(evening)
-    context = club_context(
-        access,
-        evening=evening,
-        tables=tables,
-        any_running=any(table.pulka.is_running for table in tables),
-        live_token=token,
-    )
-    if access.can_record and not wants_fragment(request):
-        context["new_table_form"] = PulkaCreateForm(club=club)
-        context["import_form"] = PulkaImportForm()
-    return render_page(request, "scoring/evening_detail.html", context, fragment="tables")
+
+    def tables_page() -> HttpResponse:
+        tables = selectors.evening_tables(evening)
+        context = club_context(
+            access,
+            evening=evening,
+            tables=tables,
+            any_running=any(table.pulka.is_running for table in tables),
+            live_token=token,
+        )
+        if access.can_record and not wants_fragment(request):
+            context["new_table_form"] = PulkaCreateForm(club=club)
+            context["import_form"] = PulkaImportForm()
+        return render_page(request, "scoring/evening_detail.html", context, fragment="tables")
+
+    if is_poll(request):
+        return poll_answer(request, token, tables_page)
+    return tables_page()
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def evening_edit(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
     club = access.club
@@ -174,8 +197,7 @@ def evening_edit(request: HttpRequest, club_slug: str, evening_id: int) -> HttpR
                 venue=form.cleaned_data["venue"],
                 notes=form.cleaned_data["notes"],
             )
-            messages.success(request, _("The evening is saved."))
-            return redirect_after_form(request, evening.get_absolute_url())
+            return after_action(request, _("The evening is saved."), url=evening.get_absolute_url())
     else:
         form = EveningForm(instance=evening)
     context = club_context(access, form=form, evening=evening)

@@ -9,17 +9,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
+from django.views.decorators.http import require_http_methods, require_safe
 
 from club.access import get_club_for_user
 from club.models import Role
-from club.rendering import render_page, wants_fragment
+from club.rendering import after_action, club_context, render_page
 from scoring import exchange, selectors, services
 from scoring.access import get_pulka_for_user
 from scoring.forms import PulkaImportForm
@@ -39,19 +36,19 @@ def _json_download(document: dict[str, Any], filename: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def pulka_export(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     _, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     return _json_download(exchange.pulka_document(pulka), _filename(pulka))
 
 
-@require_GET
+@require_safe
 def sheet_export(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     _, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     return _json_download(exchange.sheet_document(pulka), _filename(pulka, "-sheet"))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def pulka_import(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
     evening = selectors.evening_for_club(access.club, evening_id)
@@ -68,12 +65,10 @@ def pulka_import(request: HttpRequest, club_slug: str, evening_id: int) -> HttpR
         except ScoringError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(
+            return after_action(
                 request,
                 _("The file was imported as table %(table)s.") % {"table": pulka.table},
+                url=pulka.get_absolute_url(),
             )
-            if wants_fragment(request):
-                return HttpResponseClientRedirect(pulka.get_absolute_url())
-            return redirect(pulka.get_absolute_url())
-    context = {"club": access.club, "access": access, "evening": evening, "import_form": form}
+    context = club_context(access, evening=evening, import_form=form)
     return render_page(request, "scoring/pulka_import.html", context, fragment="import")

@@ -7,23 +7,31 @@ the page's named partials; without JavaScript every form posts and redirects (PR
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 
 from django.contrib import messages
+from django.contrib.auth.models import AbstractBaseUser
 from django.forms.forms import NON_FIELD_ERRORS
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import reswap, retarget
 
 from club import selectors as club_selectors
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
 from club.params import int_param
-from club.rendering import render_page, wants_fragment
+from club.rendering import (
+    after_action,
+    club_context,
+    nothing_changed,
+    poll_answer,
+    render_fragment,
+    render_page,
+    wants_fragment,
+)
 from scoring import engine, live, selectors, services
 from scoring.access import get_pulka_for_user, poll_unchanged
 from scoring.drawing import pulka_drawing
@@ -136,35 +144,34 @@ def _context(
         sheet = selectors.pulka_sheet(pulka, deals)
     if form is None and access.can_record and pulka.is_running and mode == "new":
         form = _new_deal_form(pulka, names, sheet)
-    return {
-        "club": access.club,
-        "access": access,
-        "pulka": pulka,
-        "evening": pulka.evening,
-        "names": names,
-        "sheet": sheet,
-        "rows": selectors.sheet_rows(sheet, names),
-        "pool_sum": selectors.pool_sum(sheet),
-        "convention": convention_summary(sheet.rules),
-        "drawing": pulka_drawing(sheet, names),
-        "deals": deals,
-        "log": _log(access, names, deals, sheet),
-        "form": form,
-        "mode": mode,
-        "target": target,
-        "target_data": target.to_pulka_dict(names) if target else None,
-        "urls": _urls(pulka),
-        "next_number": len(deals) + 1,
-    }
+    return club_context(
+        access,
+        pulka=pulka,
+        evening=pulka.evening,
+        names=names,
+        sheet=sheet,
+        rows=selectors.sheet_rows(sheet, names),
+        pool_sum=selectors.pool_sum(sheet),
+        convention=convention_summary(sheet.rules),
+        drawing=pulka_drawing(sheet, names),
+        deals=deals,
+        log=_log(access, names, deals, sheet),
+        form=form,
+        mode=mode,
+        target=target,
+        target_data=target.to_pulka_dict(names) if target else None,
+        urls=_urls(pulka),
+        next_number=len(deals) + 1,
+    )
 
 
-@require_GET
+@require_safe
 def pulka_detail(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     return render_page(request, PAGE, _context(request, access, pulka), fragment="pulka")
 
 
-@require_GET
+@require_safe
 def pulka_live(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     """A spectator's poll: 204 while nothing changed (no replay), else the new sheet and log.
 
@@ -172,37 +179,36 @@ def pulka_live(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRespo
     of a private club, the session, the user and one query (see poll_unchanged). A pulka
     that stopped running gets the whole page fragment, which no longer polls.
     """
-    token = request.GET.get("v", "")
     keys = live.pulka_keys(pulka_id, club_slug)
     read = lambda user: selectors.pulka_live_state(user, club_slug, pulka_id)  # noqa: E731
-    if poll_unchanged(request, keys, read, token):
-        return HttpResponse(status=204)
+    if poll_unchanged(request, keys, read, request.GET.get("v", "")):
+        return nothing_changed()
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
-    if token == str(pulka.version):
-        return HttpResponse(status=204)
+    return poll_answer(request, str(pulka.version), lambda: _live(request, access, pulka))
+
+
+def _live(request: HttpRequest, access: ClubAccess, pulka: Pulka) -> HttpResponse:
+    """What a poll swaps after a change: the sheet and the log, or the whole pulka."""
     if not wants_fragment(request):
         return redirect(pulka.get_absolute_url())
     context = _context(request, access, pulka)
     if not pulka.is_running:
-        return retarget(reswap(_fragment(request, context, "pulka"), "outerHTML"), "#pulka")
+        return _whole_pulka(request, context)
     return _fragment(request, context, "live")
 
 
-@require_GET
+@require_safe
 def pulka_drawing_view(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     """The drawn pulka alone: loaded after a deal is entered, so entry stays fast."""
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     if not wants_fragment(request):
         return redirect(pulka.get_absolute_url())
-    names = pulka.names
     sheet = selectors.pulka_sheet(pulka)
-    context = {"club": access.club, "pulka": pulka, "drawing": pulka_drawing(sheet, names)}
-    response = render(request, "scoring/_drawing.html", context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    context = club_context(access, pulka=pulka, drawing=pulka_drawing(sheet, pulka.names))
+    return render_fragment(request, "scoring/_drawing.html", context)
 
 
-@require_GET
+@require_safe
 def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     """Re-render the entry form for the choices made so far (htmx), without validating."""
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
@@ -211,8 +217,15 @@ def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRespon
     names = pulka.names
     sheet = selectors.pulka_sheet(pulka)
     form = _new_deal_form(pulka, names, sheet, data=request.GET)
-    context = {"club": access.club, "pulka": pulka, "form": form, "urls": _urls(pulka)}
-    context.update(mode="new", next_number=len(sheet.snapshots) + 1, draft=True)
+    context = club_context(
+        access,
+        pulka=pulka,
+        form=form,
+        urls=_urls(pulka),
+        mode="new",
+        next_number=len(sheet.snapshots) + 1,
+        draft=True,
+    )
     return _fragment(request, context, "deal-form")
 
 
@@ -246,17 +259,25 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
         except services.ScoringError as exc:
             form.add_error(None, exc.message)
         else:
-            if not wants_fragment(request):
-                return redirect(pulka.get_absolute_url())
-            return _deal_created(request, access, pulka, names, deal, sheet)
+            return after_action(
+                request,
+                url=pulka.get_absolute_url(),
+                fragment=lambda _: _deal_created(request, access, pulka, names, deal, sheet),
+            )
     elif form.has_error(NON_FIELD_ERRORS, "outdated"):
         return _entry_answer(request, access, pulka, error=form.non_field_errors()[0])
     elif not pulka.is_running:
         form.add_error(None, _("This pulka is over: no deal can be added to it."))
     if not wants_fragment(request):
         return render(request, PAGE, _context(request, access, pulka, form=form))
-    context = {"club": access.club, "pulka": pulka, "form": form, "urls": _urls(pulka)}
-    context.update(mode="new", next_number=form.cleaned_data.get("number") or 1)
+    context = club_context(
+        access,
+        pulka=pulka,
+        form=form,
+        urls=_urls(pulka),
+        mode="new",
+        next_number=form.cleaned_data.get("number") or 1,
+    )
     return _fragment(request, context, "deal-form")
 
 
@@ -266,23 +287,20 @@ def _deal_created(request, access, pulka, names, deal, sheet) -> HttpResponse:
     The deal that closes the last pool finishes the pulka: then the whole page is swapped.
     """
     if not pulka.is_running:
-        response = _fragment(request, _context(request, access, pulka), "pulka")
-        return retarget(reswap(response, "outerHTML"), "#pulka")
-    form = _new_deal_form(pulka, names, sheet)
-    context = {
-        "club": access.club,
-        "access": access,
-        "pulka": pulka,
-        "names": names,
-        "sheet": sheet,
-        "rows": selectors.sheet_rows(sheet, names),
-        "pool_sum": selectors.pool_sum(sheet),
-        "form": form,
-        "mode": "new",
-        "urls": _urls(pulka),
-        "next_number": deal.number + 1,
-        "item": _log_item(deal, names, sheet.snapshots[-1], _who(access, [deal.entered_by_id])),
-    }
+        return _whole_pulka(request, _context(request, access, pulka))
+    context = club_context(
+        access,
+        pulka=pulka,
+        names=names,
+        sheet=sheet,
+        rows=selectors.sheet_rows(sheet, names),
+        pool_sum=selectors.pool_sum(sheet),
+        form=_new_deal_form(pulka, names, sheet),
+        mode="new",
+        urls=_urls(pulka),
+        next_number=deal.number + 1,
+        item=_log_item(deal, names, sheet.snapshots[-1], _who(access, [deal.entered_by_id])),
+    )
     return _fragment(request, context, "deal-created")
 
 
@@ -300,26 +318,32 @@ def _entry_answer(
     With htmx: the deal-created fragment, with the whole log (the page may have missed
     deals); without JavaScript: back to the pulka, the words as a message.
     """
-    if not wants_fragment(request):
-        if notice:
-            messages.info(request, notice)
-        if error:
-            messages.error(request, error)
-        return redirect(pulka.get_absolute_url())
-    # The pulka as it is now: others may have moved it on since the view read it.
-    pulka.refresh_from_db(fields=["status", "version", "finished_at"])
-    context = _context(request, access, pulka)
-    context.update(notice=notice, entry_error=error)
-    if not pulka.is_running:
-        response = _fragment(request, context, "pulka")
-        return retarget(reswap(response, "outerHTML"), "#pulka")
-    return _fragment(request, context, "deal-created")
+
+    def fresh(_outcome: str) -> HttpResponse:
+        # The pulka as it is now: others may have moved it on since the view read it.
+        pulka.refresh_from_db(fields=["status", "version", "finished_at"])
+        context = _context(request, access, pulka)
+        context.update(notice=notice, entry_error=error)
+        if not pulka.is_running:
+            return _whole_pulka(request, context)
+        return _fragment(request, context, "deal-created")
+
+    return after_action(
+        request,
+        notice or error or "",
+        level=messages.INFO if notice else messages.ERROR,
+        url=pulka.get_absolute_url(),
+        fragment=fresh,
+    )
 
 
 def _fragment(request: HttpRequest, context: dict, name: str) -> HttpResponse:
-    response = render(request, f"{PAGE}#{name}", context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render_fragment(request, f"{PAGE}#{name}", context)
+
+
+def _whole_pulka(request: HttpRequest, context: dict) -> HttpResponse:
+    """The whole pulka in place of whatever part asked: it is over, or changed throughout."""
+    return retarget(reswap(_fragment(request, context, "pulka"), "outerHTML"), "#pulka")
 
 
 def _deal_for(pulka: Pulka, deals: list[Deal], number: int) -> Deal:
@@ -329,15 +353,25 @@ def _deal_for(pulka: Pulka, deals: list[Deal], number: int) -> Deal:
     raise Http404
 
 
-def _after_change(request, access, pulka, message: str) -> HttpResponse:
-    if wants_fragment(request):
-        response = render_page(request, PAGE, _context(request, access, pulka), fragment="pulka")
-        return retarget(reswap(response, "outerHTML"), "#pulka")
-    messages.success(request, message)
-    return redirect(pulka.get_absolute_url())
+def _after_change(
+    request: HttpRequest,
+    access: ClubAccess,
+    pulka: Pulka,
+    outcome: str,
+    *,
+    level: int = messages.SUCCESS,
+) -> HttpResponse:
+    """After a change to the whole pulka: for htmx the pulka as it now is, which shows it."""
+    return after_action(
+        request,
+        outcome,
+        level=level,
+        url=pulka.get_absolute_url(),
+        fragment=lambda _: _whole_pulka(request, _context(request, access, pulka)),
+    )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     names = pulka.names
@@ -345,13 +379,19 @@ def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) 
     deal = _deal_for(pulka, deals, number)
     sheet = selectors.pulka_sheet(pulka, deals)
     if pulka.status == PulkaStatus.ABANDONED:
-        messages.error(request, _("This pulka was abandoned: its deals can no longer be changed."))
-        return _after_change(request, access, pulka, "")
-    if request.method == "GET" and wants_fragment(request) and "kind" in request.GET:
+        return _after_change(
+            request,
+            access,
+            pulka,
+            _("This pulka was abandoned: its deals can no longer be changed."),
+            level=messages.ERROR,
+        )
+    if request.method != "POST" and wants_fragment(request) and "kind" in request.GET:
         # A choice changed while editing: re-render the edit form, do not validate.
         form = _edit_deal_form(pulka, names, deals, deal, sheet, data=request.GET)
-        context = {"club": access.club, "pulka": pulka, "form": form, "urls": _urls(pulka)}
-        context.update(mode="edit", target=deal, draft=True)
+        context = club_context(
+            access, pulka=pulka, form=form, urls=_urls(pulka), mode="edit", target=deal, draft=True
+        )
         return _fragment(request, context, "deal-form")
     data = request.POST if request.method == "POST" else None
     form = _edit_deal_form(pulka, names, deals, deal, sheet, data=data)
@@ -375,7 +415,7 @@ def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) 
     return render_page(request, PAGE, context, fragment="entry")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     deals = selectors.pulka_deals(pulka)
@@ -401,7 +441,7 @@ def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int
     return render_page(request, PAGE, context, fragment="entry")
 
 
-@require_GET
+@require_safe
 def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     # A deal number that no deal can have shows the whole history.
@@ -410,19 +450,18 @@ def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRe
     who = _who(access, [line.user_id for line in revisions])
     for line in revisions:
         line.who = who.get(line.user_id) if who else None
-    context = {
-        "club": access.club,
-        "access": access,
-        "pulka": pulka,
-        "evening": pulka.evening,
-        "names": pulka.names,
-        "revisions": revisions,
-        "number": number,
-    }
+    context = club_context(
+        access,
+        pulka=pulka,
+        evening=pulka.evening,
+        names=pulka.names,
+        revisions=revisions,
+        number=number,
+    )
     return render_page(request, "scoring/pulka_history.html", context, fragment="revisions")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def pulka_rules(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     """The pulka's conventions: shown to all, editable by a secretary until the first deal."""
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
@@ -445,72 +484,74 @@ def pulka_rules(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
             except services.ScoringError as exc:
                 form.add_error(None, exc.message)
             else:
-                if wants_fragment(request):
-                    return HttpResponseClientRedirect(pulka.get_absolute_url())
-                messages.success(request, _("Conventions saved."))
-                return redirect(pulka.get_absolute_url())
+                return after_action(request, _("Conventions saved."), url=pulka.get_absolute_url())
     else:
         form = RulesForm(prefix="rules", rules=pulka.rules)
-    context = {
-        "club": access.club,
-        "access": access,
-        "pulka": pulka,
-        "evening": pulka.evening,
-        "names": pulka.names,
-        "form": form,
-        "editable": editable,
-        "convention": convention_description(pulka.engine_rules(), len(pulka.names)),
-    }
+    context = club_context(
+        access,
+        pulka=pulka,
+        evening=pulka.evening,
+        names=pulka.names,
+        form=form,
+        editable=editable,
+        convention=convention_description(pulka.engine_rules(), len(pulka.names)),
+    )
     return render_page(request, "scoring/pulka_rules.html", context, fragment="rules")
 
 
-def _status_change(request, club_slug, pulka_id, service, done: str) -> HttpResponse:
+# What a secretary can do to a whole pulka: finish, reopen or abandon it.
+
+
+def _status_change(
+    request: HttpRequest,
+    club_slug: str,
+    pulka_id: int,
+    change: Callable[[Pulka, AbstractBaseUser], object],
+    done: str,
+) -> HttpResponse:
+    """`change(pulka, by)` calls the service; `done` is what the page says after it."""
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     try:
-        service(pulka=pulka, by=request.user)
+        change(pulka, request.user)
     except services.ScoringError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, done)
-    if wants_fragment(request):
-        return render_page(request, PAGE, _context(request, access, pulka), fragment="pulka")
-    return redirect(pulka.get_absolute_url())
+        return _after_change(request, access, pulka, exc.message, level=messages.ERROR)
+    return _after_change(request, access, pulka, done)
 
 
-# What a secretary can do to a whole pulka: the service, and what the page says after it.
-STATUS_CHANGES = {
-    "finish": (
+@require_POST
+def pulka_finish(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    return _status_change(
+        request,
+        club_slug,
+        pulka_id,
         lambda pulka, by: services.pulka_finish(pulka=pulka, finished_by=by),
-        _lazy("The pulka is over: settled as it stands."),
-    ),
-    "reopen": (
+        _("The pulka is over: settled as it stands."),
+    )
+
+
+@require_POST
+def pulka_reopen(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    return _status_change(
+        request,
+        club_slug,
+        pulka_id,
         lambda pulka, by: services.pulka_reopen(pulka=pulka, reopened_by=by),
-        _lazy("The pulka is running again."),
-    ),
-    "abandon": (
+        _("The pulka is running again."),
+    )
+
+
+@require_POST
+def pulka_abandon(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
+    return _status_change(
+        request,
+        club_slug,
+        pulka_id,
         lambda pulka, by: services.pulka_abandon(pulka=pulka, abandoned_by=by),
-        _lazy("The pulka was abandoned: it counts for nobody."),
-    ),
-}
+        _("The pulka was abandoned: it counts for nobody."),
+    )
 
 
-def _status_view(change: str):
-    service, done = STATUS_CHANGES[change]
-
-    @require_POST
-    def view(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
-        return _status_change(request, club_slug, pulka_id, service, str(done))
-
-    view.__name__ = f"pulka_{change}"
-    return view
-
-
-pulka_finish = _status_view("finish")
-pulka_reopen = _status_view("reopen")
-pulka_abandon = _status_view("abandon")
-
-
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def pulka_create(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
     evening = selectors.evening_for_club(access.club, evening_id)
@@ -528,8 +569,6 @@ def pulka_create(request: HttpRequest, club_slug: str, evening_id: int) -> HttpR
         except services.ScoringError as exc:
             form.add_error(None, exc.message)
         else:
-            if wants_fragment(request):
-                return HttpResponseClientRedirect(pulka.get_absolute_url())
-            return redirect(pulka.get_absolute_url())
-    context = {"club": access.club, "access": access, "evening": evening, "new_table_form": form}
+            return after_action(request, url=pulka.get_absolute_url())
+    context = club_context(access, evening=evening, new_table_form=form)
     return render_page(request, "scoring/pulka_create.html", context, fragment="new-table")

@@ -18,9 +18,9 @@ from club.access import ClubAccess, LoginRequired, get_club_for_user
 from club.errors import ServiceError
 from club.models import Club, Role
 from club.params import parse_int
-from club.rendering import club_context, redirect_after_form, render_page
+from club.rendering import after_action, club_context, render_page
 from competition.files import services as files
-from competition.models import FileState
+from competition.models import FileState, PreparedFile
 from competition.rating import background
 
 TEMPLATE = "competition/file_detail.html"
@@ -34,24 +34,35 @@ def _gate(request: HttpRequest, club_slug: str) -> ClubAccess:
     return access
 
 
-@require_http_methods(["GET", "POST"])
+def _file_page(
+    request: HttpRequest, access: ClubAccess, prepared: PreparedFile, outcome: str = ""
+) -> HttpResponse:
+    context = club_context(access, prepared=prepared, label=files.label(prepared), outcome=outcome)
+    return render_page(request, TEMPLATE, context, fragment="file")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def file_detail(request: HttpRequest, club_slug: str, file_id: int) -> HttpResponse:
     access = _gate(request, club_slug)
     prepared = files.file_for_viewer(access, request.user, file_id)
-    outcome = ""
-    if request.method == "POST":
-        try:
-            files.file_restart(club=access.club, file_id=prepared.pk)
-        except ServiceError as exc:
-            outcome = exc.message
-        else:
-            outcome = _("The file is being prepared again.")
-        if not request.htmx:
-            messages.info(request, outcome)
-            return redirect_after_form(request, prepared.get_absolute_url())
-        prepared = files.file_for_viewer(access, request.user, file_id)
-    context = club_context(access, prepared=prepared, label=files.label(prepared), outcome=outcome)
-    return render_page(request, TEMPLATE, context, fragment="file")
+    if request.method != "POST":
+        return _file_page(request, access, prepared)
+    try:
+        files.file_restart(club=access.club, file_id=prepared.pk)
+    except ServiceError as exc:
+        outcome = exc.message
+    else:
+        outcome = _("The file is being prepared again.")
+    return after_action(
+        request,
+        outcome,
+        level=messages.INFO,
+        url=prepared.get_absolute_url(),
+        # The file as it is now (restarted, or built already by an immediate worker).
+        fragment=lambda said: _file_page(
+            request, access, files.file_for_viewer(access, request.user, file_id), said
+        ),
+    )
 
 
 @require_safe
@@ -79,17 +90,8 @@ def _restart(club: Club, what: str, file_id: object) -> str:
     return _("The ratings update was started again.")
 
 
-@require_http_methods(["GET", "POST"])
-def background_work(request: HttpRequest, club_slug: str) -> HttpResponse:
-    access = get_club_for_user(request, club_slug, role=Role.OWNER)
+def _work_page(request: HttpRequest, access: ClubAccess, outcome: str = "") -> HttpResponse:
     club = access.club
-    outcome = ""
-    if request.method == "POST":
-        outcome = _restart(club, request.POST.get("restart", ""), request.POST.get("file"))
-        if not request.htmx:
-            messages.info(request, outcome)
-            return redirect_after_form(request, reverse("competition:background", args=[club.slug]))
-    # htmx: the fragment says what happened (a message would wait for the next page).
     context = club_context(
         access,
         refresh=background.pending_refresh(club),
@@ -97,3 +99,18 @@ def background_work(request: HttpRequest, club_slug: str) -> HttpResponse:
         outcome=outcome,
     )
     return render_page(request, BACKGROUND_TEMPLATE, context, fragment="work")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def background_work(request: HttpRequest, club_slug: str) -> HttpResponse:
+    access = get_club_for_user(request, club_slug, role=Role.OWNER)
+    club = access.club
+    if request.method != "POST":
+        return _work_page(request, access)
+    return after_action(
+        request,
+        _restart(club, request.POST.get("restart", ""), request.POST.get("file")),
+        level=messages.INFO,
+        url=reverse("competition:background", args=[club.slug]),
+        fragment=lambda said: _work_page(request, access, said),
+    )

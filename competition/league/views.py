@@ -9,19 +9,16 @@ from __future__ import annotations
 import copy
 from functools import cached_property
 
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
+from django.views.decorators.http import require_http_methods, require_safe
 from django_tables2 import RequestConfig
 
 from club.access import ClubAccess, get_club_for_user
 from club.exports import EXPORTS, export_response, safe_dataset
 from club.models import Role
 from club.params import PAGE_MAX, int_param
-from club.rendering import render_page
+from club.rendering import after_action, club_context, render_page
 from competition.league import selectors, services
 from competition.league.forms import LeagueForm
 from competition.league.tables import PER_PAGE, StandingTable
@@ -30,18 +27,6 @@ from competition.rating import background
 
 # The most rows a page shows when the link asks (?per_page=).
 PER_PAGE_MAX = 200
-
-
-def _context(access: ClubAccess, **extra) -> dict:
-    role_label = Role(access.role).label if access.role else ""
-    return {"club": access.club, "access": access, "role_label": role_label, **extra}
-
-
-def _redirect(request: HttpRequest, url: str) -> HttpResponse:
-    """After a valid form: a redirect, or for htmx a client-side one (never a 302 to htmx)."""
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return redirect(url)
 
 
 def _tables(
@@ -99,23 +84,23 @@ class RankingTables:
         return query.urlencode()
 
 
-@require_GET
+@require_safe
 def league_list(request: HttpRequest, club_slug: str) -> HttpResponse:
     access = get_club_for_user(request, club_slug)
     items = [
         (league, selectors.rule_sentence(league))
         for league in selectors.leagues_for_club(access.club)
     ]
-    context = _context(access, leagues=items, rerating=background.pending_refresh(access.club))
+    context = club_context(access, leagues=items, rerating=background.pending_refresh(access.club))
     return render_page(request, "competition/league_list.html", context, fragment="leagues")
 
 
-@require_GET
+@require_safe
 def league_detail(request: HttpRequest, club_slug: str, league_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug)
     league = selectors.league_for_club(access.club, league_id)
     ranking = selectors.league_ranking(league)
-    context = _context(
+    context = club_context(
         access,
         league=league,
         rule=selectors.rule_sentence(league),
@@ -127,7 +112,7 @@ def league_detail(request: HttpRequest, club_slug: str, league_id: int) -> HttpR
     return render_page(request, "competition/league_detail.html", context, fragment="ranking")
 
 
-@require_GET
+@require_safe
 def league_export(request: HttpRequest, club_slug: str, league_id: int, fmt: str) -> HttpResponse:
     """The page's rows, ranked then unranked, as CSV or XLSX (sorted as the page is)."""
     access = get_club_for_user(request, club_slug)
@@ -145,11 +130,11 @@ def league_export(request: HttpRequest, club_slug: str, league_id: int, fmt: str
 def _form_page(
     request: HttpRequest, access: ClubAccess, form: LeagueForm, league: League | None
 ) -> HttpResponse:
-    context = _context(access, form=form, league=league)
+    context = club_context(access, form=form, league=league)
     return render_page(request, "competition/league_form.html", context, fragment="form")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def league_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
     if request.method != "POST":
@@ -161,12 +146,15 @@ def league_create(request: HttpRequest, club_slug: str) -> HttpResponse:
         except services.LeagueError as exc:
             exc.add_to_form(form)
         else:
-            messages.success(request, _("%(league)s is open.") % {"league": league.name})
-            return _redirect(request, league.get_absolute_url())
+            return after_action(
+                request,
+                _("%(league)s is open.") % {"league": league.name},
+                url=league.get_absolute_url(),
+            )
     return _form_page(request, access, form, None)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def league_edit(request: HttpRequest, club_slug: str, league_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
     league = selectors.league_for_club(access.club, league_id)
@@ -180,6 +168,9 @@ def league_edit(request: HttpRequest, club_slug: str, league_id: int) -> HttpRes
         except services.LeagueError as exc:
             exc.add_to_form(form)
         else:
-            messages.success(request, _("%(league)s is saved.") % {"league": league.name})
-            return _redirect(request, league.get_absolute_url())
+            return after_action(
+                request,
+                _("%(league)s is saved.") % {"league": league.name},
+                url=league.get_absolute_url(),
+            )
     return _form_page(request, access, form, league)

@@ -7,7 +7,6 @@ fragment (status 200) and a done merge follows an HX-Redirect to the roster.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -16,11 +15,11 @@ from django.views.decorators.http import require_http_methods
 from club import selectors
 from club.access import get_club_for_user
 from club.models import Role
-from club.rendering import club_context, redirect_after_form, render_page
+from club.rendering import after_action, club_context, render_page
 from competition.roster import services as roster
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def roster_merge(request: HttpRequest, club_slug: str) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.OWNER)
     club = access.club
@@ -37,12 +36,12 @@ def roster_merge(request: HttpRequest, club_slug: str) -> HttpResponse:
             except roster.RosterMergeError as exc:
                 exc.add_to_form(form)
             else:
-                messages.success(
+                return after_action(
                     request,
                     _("%(removed)s is merged into %(kept)s.")
                     % {"removed": merge.removed_name, "kept": merge.kept_name},
+                    url=reverse("club:players", args=[club.slug]),
                 )
-                return redirect_after_form(request, reverse("club:players", args=[club.slug]))
     else:
         form = roster.RosterMergeForm(club=club)
     context = club_context(access, form=form, merges=selectors.roster_merges(club))

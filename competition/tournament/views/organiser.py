@@ -18,18 +18,23 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club.access import ClubAccess, get_club_for_user
 from club.errors import ServiceError
 from club.models import Role
 from club.params import parse_int
-from club.rendering import club_context, redirect_after_form, render_page, wants_fragment
+from club.rendering import (
+    after_action,
+    club_context,
+    is_poll,
+    poll_answer,
+    render_page,
+    wants_fragment,
+)
 from competition.models import Entry, Round, RoundState, Tournament
 from competition.tournament import pages, selectors, services
 from competition.tournament.forms import (
@@ -66,18 +71,15 @@ def _has_published(tournament: Tournament) -> bool:
     return tournament.rounds.exclude(state=RoundState.DRAFT).exists()
 
 
-def _answer(request: HttpRequest, ok: bool, outcome: str, url: str, page: Callable) -> HttpResponse:
-    """After an action: a redirect with the message, or for htmx the section saying it."""
-    if not wants_fragment(request):
-        (messages.success if ok else messages.error)(request, outcome)
-        return redirect(url)
-    return page(outcome=outcome, ok=ok)
+def _level(ok: bool) -> int:
+    """How an action's outcome is flashed: it was done, or it was refused."""
+    return messages.SUCCESS if ok else messages.ERROR
 
 
 # --- the list and the settings --------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def tournament_list(request: HttpRequest, club_slug: str) -> HttpResponse:
     access = get_club_for_user(request, club_slug)
     context = club_context(access, rows=pages.tournament_rows(access.club))
@@ -91,7 +93,7 @@ def _form_page(
     return render_page(request, FORM, context, fragment="form")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.OWNER)
     form = TournamentForm(request.POST or None, club=access.club)
@@ -103,15 +105,15 @@ def tournament_create(request: HttpRequest, club_slug: str) -> HttpResponse:
         except ServiceError as exc:
             exc.add_to_form(form)
         else:
-            messages.success(
+            return after_action(
                 request,
                 _("%(tournament)s is open: enter its players.") % {"tournament": tournament},
+                url=_url("tournament-entries", tournament),
             )
-            return redirect_after_form(request, _url("tournament-entries", tournament))
     return _form_page(request, access, form, None)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_edit(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     access, tournament = _gate(request, club_slug, tournament_id, role=Role.OWNER)
     locked = _has_published(tournament)
@@ -125,8 +127,11 @@ def tournament_edit(request: HttpRequest, club_slug: str, tournament_id: int) ->
         except ServiceError as exc:
             exc.add_to_form(form)
         else:
-            messages.success(request, _("%(tournament)s is saved.") % {"tournament": tournament})
-            return redirect_after_form(request, tournament.get_absolute_url())
+            return after_action(
+                request,
+                _("%(tournament)s is saved.") % {"tournament": tournament},
+                url=tournament.get_absolute_url(),
+            )
     return _form_page(request, access, form, tournament)
 
 
@@ -168,7 +173,7 @@ def _home(
     return render_page(request, HOME, context, fragment="rounds")
 
 
-@require_GET
+@require_safe
 def tournament_detail(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     access, tournament = _gate(request, club_slug, tournament_id)
     return _home(request, access, tournament)
@@ -181,17 +186,18 @@ def round_draw(request: HttpRequest, club_slug: str, tournament_id: int) -> Http
     try:
         round = services.round_draft(tournament=tournament)
     except ServiceError as exc:
-        return _answer(
+        return after_action(
             request,
-            False,
             exc.message,
-            tournament.get_absolute_url(),
-            lambda **kw: _home(request, access, tournament, **kw),
+            level=messages.ERROR,
+            url=tournament.get_absolute_url(),
+            fragment=lambda said: _home(request, access, tournament, said, ok=False),
         )
-    messages.success(
-        request, _("The draft of round %(number)s is drawn.") % {"number": round.number}
+    return after_action(
+        request,
+        _("The draft of round %(number)s is drawn.") % {"number": round.number},
+        url=_url("round-detail", tournament, round.number),
     )
-    return redirect_after_form(request, _url("round-detail", tournament, round.number))
 
 
 # --- entries --------------------------------------------------------------------------------
@@ -220,7 +226,20 @@ def _entries(
     return render_page(request, ENTRIES, context, fragment="entries")
 
 
-@require_http_methods(["GET", "POST"])
+def _entries_answer(
+    request: HttpRequest, access: ClubAccess, tournament: Tournament, outcome: str, ok: bool
+) -> HttpResponse:
+    """After an action on the entries: the entries' section says what happened."""
+    return after_action(
+        request,
+        outcome,
+        level=_level(ok),
+        url=_url("tournament-entries", tournament),
+        fragment=lambda said: _entries(request, access, tournament, outcome=said, ok=ok),
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_entries(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     """The players entered; the owner adds them by name (one a line) with their team."""
     role = Role.OWNER if request.method == "POST" else None
@@ -245,46 +264,32 @@ def tournament_entries(request: HttpRequest, club_slug: str, tournament_id: int)
                 outcome += " " + _("They play from round %(number)s.") % {
                     "number": added[0].first_round
                 }
-            return _answer(
-                request,
-                True,
-                outcome,
-                _url("tournament-entries", tournament),
-                lambda **kw: _entries(request, access, tournament, **kw),
-            )
+            return _entries_answer(request, access, tournament, outcome, True)
     return _entries(request, access, tournament, form)
 
 
-def _entry_view(act: Callable[[HttpRequest, Entry], str], name: str):
+def _entry_action(
+    request: HttpRequest,
+    club_slug: str,
+    tournament_id: int,
+    entry_id: int,
+    act: Callable[[HttpRequest, Entry], str],
+) -> HttpResponse:
     """A POST on one entry by the owner: `act` does it and says what it did."""
-
-    @require_POST
-    def view(
-        request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
-    ) -> HttpResponse:
-        access, tournament = _gate(request, club_slug, tournament_id, role=Role.OWNER)
-        entry = (
-            Entry.objects.filter(tournament=tournament, pk=entry_id)
-            .select_related("player", "tournament")
-            .first()
-        )
-        if entry is None:
-            raise Http404
-        entry.tournament = tournament
-        try:
-            outcome, ok = act(request, entry), True
-        except ServiceError as exc:
-            outcome, ok = exc.message, False
-        return _answer(
-            request,
-            ok,
-            outcome,
-            _url("tournament-entries", tournament),
-            lambda **kw: _entries(request, access, tournament, **kw),
-        )
-
-    view.__name__ = name
-    return view
+    access, tournament = _gate(request, club_slug, tournament_id, role=Role.OWNER)
+    entry = (
+        Entry.objects.filter(tournament=tournament, pk=entry_id)
+        .select_related("player", "tournament")
+        .first()
+    )
+    if entry is None:
+        raise Http404
+    entry.tournament = tournament
+    try:
+        outcome, ok = act(request, entry), True
+    except ServiceError as exc:
+        outcome, ok = exc.message, False
+    return _entries_answer(request, access, tournament, outcome, ok)
 
 
 def _withdraw(request: HttpRequest, entry: Entry) -> str:
@@ -314,9 +319,25 @@ def _team(request: HttpRequest, entry: Entry) -> str:
     return _("%(name)s plays in no team.") % {"name": entry.player.name}
 
 
-entry_withdraw = _entry_view(_withdraw, "entry_withdraw")
-entry_restore = _entry_view(_restore, "entry_restore")
-entry_team = _entry_view(_team, "entry_team")
+@require_POST
+def entry_withdraw(
+    request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
+) -> HttpResponse:
+    return _entry_action(request, club_slug, tournament_id, entry_id, _withdraw)
+
+
+@require_POST
+def entry_restore(
+    request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
+) -> HttpResponse:
+    return _entry_action(request, club_slug, tournament_id, entry_id, _restore)
+
+
+@require_POST
+def entry_team(
+    request: HttpRequest, club_slug: str, tournament_id: int, entry_id: int
+) -> HttpResponse:
+    return _entry_action(request, club_slug, tournament_id, entry_id, _team)
 
 
 @require_POST
@@ -343,19 +364,32 @@ def entry_substitute(request: HttpRequest, club_slug: str, tournament_id: int) -
             )
     else:
         outcome, ok = " ".join(str(e) for errors in form.errors.values() for e in errors), False
-    return _answer(
-        request,
-        ok,
-        outcome,
-        _url("tournament-entries", tournament),
-        lambda **kw: _entries(request, access, tournament, **kw),
-    )
+    return _entries_answer(request, access, tournament, outcome, ok)
 
 
 # --- penalties ------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+def _penalties_page(
+    request: HttpRequest,
+    access: ClubAccess,
+    tournament: Tournament,
+    form: PenaltyForm,
+    rounds: list[int],
+    outcome: str = "",
+) -> HttpResponse:
+    context = club_context(
+        access,
+        tournament=tournament,
+        penalties=pages.penalty_history(tournament),
+        form=form if access.can_manage else None,
+        rounds=rounds,
+        outcome=outcome,
+    )
+    return render_page(request, PENALTIES, context, fragment="penalties")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_penalties(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     """The judge's penalties: every one with who gave it and when; the owner adds them."""
     role = Role.OWNER if request.method == "POST" else None
@@ -367,7 +401,6 @@ def tournament_penalties(request: HttpRequest, club_slug: str, tournament_id: in
         .values_list("number", flat=True)
     )
     form = PenaltyForm(request.POST or None, players=players, rounds=rounds)
-    outcome = ""
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -383,23 +416,21 @@ def tournament_penalties(request: HttpRequest, club_slug: str, tournament_id: in
         except ServiceError as exc:
             exc.add_to_form(form)
         else:
-            outcome = _("The penalty of %(name)s in round %(number)s is recorded.") % {
-                "name": dict(players)[penalty.player_id],
-                "number": penalty.round,
-            }
-            if not wants_fragment(request):
-                messages.success(request, outcome)
-                return redirect(_url("tournament-penalties", tournament))
-            form = PenaltyForm(players=players, rounds=rounds)
-    context = club_context(
-        access,
-        tournament=tournament,
-        penalties=pages.penalty_history(tournament),
-        form=form if access.can_manage else None,
-        rounds=rounds,
-        outcome=outcome,
-    )
-    return render_page(request, PENALTIES, context, fragment="penalties")
+            return after_action(
+                request,
+                _("The penalty of %(name)s in round %(number)s is recorded.")
+                % {"name": dict(players)[penalty.player_id], "number": penalty.round},
+                url=_url("tournament-penalties", tournament),
+                fragment=lambda said: _penalties_page(
+                    request,
+                    access,
+                    tournament,
+                    PenaltyForm(players=players, rounds=rounds),
+                    rounds,
+                    said,
+                ),
+            )
+    return _penalties_page(request, access, tournament, form, rounds)
 
 
 # --- a round --------------------------------------------------------------------------------
@@ -442,18 +473,32 @@ def _round_page(request: HttpRequest, access: ClubAccess, round: Round, **kw) ->
     return render_page(request, ROUND, _round_context(access, round, **kw), fragment="round")
 
 
-@require_GET
+def _round_answer(
+    request: HttpRequest, access: ClubAccess, round: Round, outcome: str, ok: bool
+) -> HttpResponse:
+    """After an action on a round: the round's section says what happened."""
+    return after_action(
+        request,
+        outcome,
+        level=_level(ok),
+        url=round.get_absolute_url(),
+        fragment=lambda said: _round_page(request, access, round, outcome=said, ok=ok),
+    )
+
+
+@require_safe
 def round_detail(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
     access, tournament = _gate(request, club_slug, tournament_id)
     round = selectors.round_of(tournament, number)
-    if wants_fragment(request) and "v" in request.GET:
+    if is_poll(request):
         # The tables' poll: 204 while nothing changed, else the tables again.
-        if request.GET["v"] == pages.live_token(round):
-            return HttpResponse(status=204)
-        context = _round_context(access, round)
-        return render_page(request, ROUND, context, fragment="tables")
+        return poll_answer(
+            request,
+            pages.live_token(round),
+            lambda: render_page(request, ROUND, _round_context(access, round), fragment="tables"),
+        )
     return _round_page(request, access, round)
 
 
@@ -532,39 +577,82 @@ def _confirm(request: HttpRequest, round: Round) -> str:
     }
 
 
-def _round_view(act: Callable[[HttpRequest, Round], str], name: str, role: str = Role.OWNER):
+def _round_action(
+    request: HttpRequest,
+    club_slug: str,
+    tournament_id: int,
+    number: int,
+    act: Callable[[HttpRequest, Round], str],
+    *,
+    role: str = Role.OWNER,
+) -> HttpResponse:
     """A POST on a round: `act` does it and says what it did; the round's section shows it."""
-
-    @require_POST
-    def view(request: HttpRequest, club_slug: str, tournament_id: int, number: int) -> HttpResponse:
-        access, tournament = _gate(request, club_slug, tournament_id, role=role)
+    access, tournament = _gate(request, club_slug, tournament_id, role=role)
+    round = selectors.round_of(tournament, number)
+    try:
+        outcome, ok = act(request, round), True
+    except ServiceError as exc:
+        outcome, ok = exc.message, False
+    if ok:
         round = selectors.round_of(tournament, number)
-        try:
-            outcome, ok = act(request, round), True
-        except ServiceError as exc:
-            outcome, ok = exc.message, False
-        if ok:
-            round = selectors.round_of(tournament, number)
-        return _answer(
-            request,
-            ok,
-            outcome,
-            round.get_absolute_url(),
-            lambda **kw: _round_page(request, access, round, **kw),
-        )
-
-    view.__name__ = name
-    return view
+    return _round_answer(request, access, round, outcome, ok)
 
 
-round_swap = _round_view(_swap, "round_swap")
-round_lock = _round_view(_lock, "round_lock")
-round_redraw = _round_view(_redraw, "round_redraw")
-round_publish = _round_view(_publish, "round_publish")
-round_start = _round_view(_start, "round_start")
-round_end_table = _round_view(_end, "round_end_table", role=Role.SECRETARY)
-round_reseat = _round_view(_reseat, "round_reseat")
-round_confirm = _round_view(_confirm, "round_confirm")
+@require_POST
+def round_swap(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    return _round_action(request, club_slug, tournament_id, number, _swap)
+
+
+@require_POST
+def round_lock(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    return _round_action(request, club_slug, tournament_id, number, _lock)
+
+
+@require_POST
+def round_redraw(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    return _round_action(request, club_slug, tournament_id, number, _redraw)
+
+
+@require_POST
+def round_publish(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    return _round_action(request, club_slug, tournament_id, number, _publish)
+
+
+@require_POST
+def round_start(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    return _round_action(request, club_slug, tournament_id, number, _start)
+
+
+@require_POST
+def round_end_table(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    """A secretary may end a table on time, as the owner may."""
+    return _round_action(request, club_slug, tournament_id, number, _end, role=Role.SECRETARY)
+
+
+@require_POST
+def round_reseat(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    return _round_action(request, club_slug, tournament_id, number, _reseat)
+
+
+@require_POST
+def round_confirm(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    return _round_action(request, club_slug, tournament_id, number, _confirm)
 
 
 @require_POST
@@ -577,14 +665,9 @@ def round_discard(
     try:
         services.draft_discard(round=round)
     except ServiceError as exc:
-        return _answer(
-            request,
-            False,
-            exc.message,
-            round.get_absolute_url(),
-            lambda **kw: _round_page(request, access, round, **kw),
-        )
-    messages.success(request, _("The draft of round %(number)s is discarded.") % {"number": number})
-    if request.htmx:
-        return HttpResponseClientRedirect(tournament.get_absolute_url())
-    return redirect(tournament.get_absolute_url())
+        return _round_answer(request, access, round, exc.message, False)
+    return after_action(
+        request,
+        _("The draft of round %(number)s is discarded.") % {"number": number},
+        url=tournament.get_absolute_url(),
+    )

@@ -16,13 +16,12 @@ from collections.abc import Callable
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
+from django.views.decorators.http import require_http_methods, require_safe
 
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
 from club.params import parse_int
-from club.rendering import club_context, render_page, wants_fragment
+from club.rendering import after_action, club_context, render_page, wants_fragment
 from competition.files import services as files
 from competition.models import Round, RoundState, Tournament
 from competition.tournament import printouts, selectors
@@ -79,14 +78,19 @@ def _offer(
             request, access, kind=kind, params=params, size=size, threshold=threshold
         )
     if big:
-        context = {**club_context(access), "tournament": tournament, "amount": amount}
+        context = club_context(access, tournament=tournament, amount=amount)
         return render_page(request, PREPARE, context, fragment="prepare")
     if wants_fragment(request):
-        return HttpResponseClientRedirect(request.get_full_path())
+        return _download_in_browser(request)
     return _pdf(build(), printouts.filename(tournament, what))
 
 
-@require_http_methods(["GET", "POST"])
+def _download_in_browser(request: HttpRequest) -> HttpResponse:
+    """htmx asked for a file: the browser fetches the same address itself."""
+    return after_action(request, url=request.get_full_path())
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def print_seating(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
@@ -107,7 +111,7 @@ def print_seating(
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def print_protocols(
     request: HttpRequest,
     club_slug: str,
@@ -140,7 +144,7 @@ def print_protocols(
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def print_standings(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     """The standings now (the final ones once the tournament is over), or after round
     ?after=K, a confirmed round."""
@@ -166,14 +170,14 @@ def print_standings(request: HttpRequest, club_slug: str, tournament_id: int) ->
     )
 
 
-@require_GET
+@require_safe
 def print_teams(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     """The team standings, for a tournament with teams (404 without)."""
     _access, tournament = _tournament(request, club_slug, tournament_id, None)
     if not tournament.team_best:
         raise Http404
     if wants_fragment(request):
-        return HttpResponseClientRedirect(request.get_full_path())
+        return _download_in_browser(request)
     return _pdf(
         printouts.team_standings_pdf(tournament), printouts.filename(tournament, _("teams"))
     )

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from club.access import get_club_for_user
 from club.params import PAGE_MAX, int_param
@@ -49,7 +49,7 @@ def _query(request: HttpRequest) -> str:
     return "".join(char for char in text if char.isprintable())[:QUERY_MAX].strip()
 
 
-@require_GET
+@require_safe
 def tournament_find(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     """Everyone of the current round (or of ?round=K), alphabetically, with his table and
     seat; ?q= keeps the names that contain it (htmx: the list alone, as the visitor types)."""
@@ -153,7 +153,7 @@ def _screen_lines(table, names: dict[int, str], last: int | None) -> list[Screen
     return out
 
 
-@require_GET
+@require_safe
 def tournament_screen(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     """The projector: the current round's seating and the standings in turn, a slide every
     REFRESH_SECONDS (?page is the step; htmx fetches the next slide, the page polls itself)."""

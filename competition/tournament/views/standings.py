@@ -13,7 +13,7 @@ from functools import cached_property
 import tablib
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from club.access import get_club_for_user
 from club.exports import EXPORTS, export_response, safe_dataset
@@ -55,7 +55,7 @@ class Tables:
         return team_rows(self.page)
 
 
-@require_GET
+@require_safe
 def tournament_standings(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug)
     tournament = tournament_for_standings(access.club, tournament_id)
@@ -78,7 +78,7 @@ def tournament_standings(request: HttpRequest, club_slug: str, tournament_id: in
     )
 
 
-@require_GET
+@require_safe
 def tournament_standings_export(
     request: HttpRequest, club_slug: str, tournament_id: int, fmt: str
 ) -> HttpResponse:
