@@ -26,8 +26,11 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.sites.models import Site
 from django.core.exceptions import ValidationError
+from django.forms import BaseForm
 from django.http import HttpRequest
 from django.utils.translation import ngettext
+
+from club.services import ClubError, display_name_clean
 
 ALLAUTH_VERIFICATION_STAGE = "allauth.account.stages.EmailVerificationStage"
 
@@ -73,6 +76,18 @@ class AccountAdapter(DefaultAccountAdapter):
         if code == "too_many_login_attempts":
             return ValidationError(lockout_message(settings.LOGIN_COOLOFF_MINUTES), code=code)
         return super().validation_error(code, *args)
+
+    def save_user(
+        self, request: HttpRequest, user: AbstractBaseUser, form: BaseForm, commit: bool = True
+    ) -> AbstractBaseUser:
+        # The sign-up form's field applies the one rule for names already; whatever else calls
+        # this keeps to it too (a refused name is left out: the name is optional).
+        data = form.cleaned_data
+        try:
+            data["first_name"] = display_name_clean(data.get("first_name") or "")
+        except ClubError:
+            data["first_name"] = ""
+        return super().save_user(request, user, form, commit)
 
     def get_login_stages(self) -> list[str]:
         return [

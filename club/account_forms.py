@@ -8,7 +8,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-DISPLAY_NAME_MAX = 150  # User.first_name, where the whole display name is kept
+from club.names import NameField
+from club.services import DISPLAY_NAME, DISPLAY_NAME_MAX
 
 
 class SignupForm(forms.Form):
@@ -17,7 +18,8 @@ class SignupForm(forms.Form):
     The field is named first_name so that allauth's adapter saves it on the user.
     """
 
-    first_name = forms.CharField(
+    first_name = NameField(
+        what=DISPLAY_NAME,
         label=_("Your name (optional)"),
         max_length=DISPLAY_NAME_MAX,
         required=False,
@@ -33,7 +35,8 @@ LANGUAGE_FOLLOW_BROWSER = ""
 
 
 class AccountForm(forms.Form):
-    name = forms.CharField(
+    name = NameField(
+        what=DISPLAY_NAME,
         label=_("Your name"),
         max_length=DISPLAY_NAME_MAX,
         required=False,

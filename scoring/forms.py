@@ -6,6 +6,7 @@ from django import forms
 from django.forms.utils import ErrorDict
 from django.utils.translation import gettext_lazy as _
 
+from club.names import NameField
 from club.params import IntegerField, ModelChoiceField, int_param, parse_int
 from scoring import engine
 from scoring.formatting import SUIT_SYMBOLS, card_label
@@ -103,14 +104,27 @@ OPTION_CHOICES: dict[str, list[tuple[str, str]]] = {
 }
 
 
+# An evening's venue and notes, as the messages of the one rule for names say them; the notes'
+# column has no length of its own: this is what the form (and a backup) lets in.
+EVENING_VENUE = _("The venue")
+EVENING_NOTES = _("The notes")
+EVENING_NOTES_MAX = 10_000
+
+
 class EveningForm(forms.ModelForm):
+    """An evening's date, venue and notes. The venue is one line; the notes keep their line
+    breaks (a list of who brings what), but refuse invisible and direction characters like
+    every name (club.names)."""
+
+    venue = NameField.of(Evening, "venue", what=EVENING_VENUE)
+    notes = NameField.of(
+        Evening, "notes", what=EVENING_NOTES, max_length=EVENING_NOTES_MAX, multiline=True
+    )
+
     class Meta:
         model = Evening
         fields = ["date", "venue", "notes"]
-        widgets = {
-            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "notes": forms.Textarea(attrs={"rows": 3}),
-        }
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
 
 def _choice(key: str, label: str, help_text: str = "") -> forms.ChoiceField:

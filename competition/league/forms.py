@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy
 
+from club.names import NameField
 from competition.league.services import (
     BEST_COUNT_MISSING,
     CAP_NOT_POSITIVE,
@@ -13,8 +15,11 @@ from competition.league.services import (
 )
 from competition.models import League
 
+LEAGUE_NAME = gettext_lazy("The league's name")
+
 
 class LeagueForm(forms.ModelForm):
+    name = NameField.of(League, "name", what=LEAGUE_NAME)
     # The limits below are the columns' (an integer and two small integers).
     cap = forms.IntegerField(
         label=capfirst(League._meta.get_field("cap").verbose_name),

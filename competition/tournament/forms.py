@@ -12,13 +12,18 @@ from django.forms.utils import ErrorDict
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from club.names import NAME_MAX_LENGTH, InvalidName, NameField, normalise_name
 from club.params import IntegerField
 from competition.lib import tournament_scoring as ts
-from competition.models import Entry, PenaltyUnit, Tournament
+from competition.models import Entry, Penalty, PenaltyUnit, Tournament
 from competition.tournament.selectors import TIE_BREAK_LABELS
 from competition.tournament.services import (
     CAPS_PRESETS,
     PENALTY_MAX,
+    PENALTY_REASON,
+    TEAM_NAME,
+    TEAM_NAME_MAX,
+    TOURNAMENT_NAME,
     TournamentServiceError,
     caps_from_text,
     caps_to_text,
@@ -68,6 +73,7 @@ class TournamentForm(forms.ModelForm):
     shown, not sent, and `settings()` leaves them out.
     """
 
+    name = NameField.of(Tournament, "name", what=TOURNAMENT_NAME)
     round_count = _number("round_count", low=1, high=15, required=True, initial=5)
     deal_cap = _number("deal_cap", low=1, high=500)
     caps_preset = forms.ChoiceField(
@@ -167,6 +173,12 @@ class TournamentForm(forms.ModelForm):
         return fields
 
 
+def _team_field(**kwargs) -> NameField:
+    return NameField(
+        what=TEAM_NAME, label=_("Team"), required=False, max_length=TEAM_NAME_MAX, **kwargs
+    )
+
+
 class EntriesForm(forms.Form):
     names = forms.CharField(
         label=_("Players"),
@@ -175,30 +187,43 @@ class EntriesForm(forms.Form):
         help_text=_("One name a line. Names not on the roster are added to it."),
         error_messages={"required": _("Name at least one player.")},
     )
-    team = forms.CharField(
-        label=_("Team"),
-        required=False,
-        max_length=60,
-        help_text=_("Optional: the team of every player above."),
-    )
+    team = _team_field(help_text=_("Optional: the team of every player above."))
 
     def clean_names(self) -> list[str]:
-        names = [line.strip() for line in self.cleaned_data["names"].splitlines()]
-        names = [name for name in names if name]
+        """One name a line, each by the roster's rule for names (club.names); every line it
+        refuses is said, by its number."""
+        names: list[str] = []
+        problems: list[forms.ValidationError] = []
+        for number, line in enumerate(self.cleaned_data["names"].splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                names.append(normalise_name(line))
+            except InvalidName as exc:
+                problems.append(
+                    forms.ValidationError(
+                        _("Line %(number)s: %(problem)s"),
+                        code=exc.code,
+                        params={"number": number, "problem": exc.message},
+                    )
+                )
+        if problems:
+            raise forms.ValidationError(problems)
         if not names:
             raise forms.ValidationError(_("Name at least one player."))
         return names
 
 
 class TeamForm(forms.Form):
-    team = forms.CharField(label=_("Team"), required=False, max_length=60)
+    team = _team_field()
 
 
 class SubstituteForm(forms.Form):
     entry = forms.TypedChoiceField(label=_("Plays for"), coerce=int)
-    name = forms.CharField(
+    name = NameField(
+        what=_("The substitute's name"),
         label=_("Substitute"),
-        max_length=120,
+        max_length=NAME_MAX_LENGTH,
         help_text=_("A name of the roster, or a new one."),
         error_messages={"required": _("Name the substitute.")},
     )
@@ -224,7 +249,11 @@ class PenaltyForm(forms.Form):
         help_text=_("Negative to give back."),
     )
     unit = forms.ChoiceField(label=_("Unit"), choices=PenaltyUnit.choices)
-    reason = forms.CharField(label=_("Reason"), max_length=200)
+    reason = NameField(
+        what=PENALTY_REASON,
+        label=_("Reason"),
+        max_length=Penalty._meta.get_field("reason").max_length,
+    )
 
     def __init__(self, *args, players: list[tuple[int, str]], rounds: list[int], **kwargs):
         super().__init__(*args, **kwargs)
