@@ -16,23 +16,16 @@ from __future__ import annotations
 from allauth.account import forms as allauth_forms
 from allauth.account.adapter import get_adapter
 from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
 from django.http import HttpRequest
 
-
-def owns(email: str) -> Q:
-    """The users to whom `email` belongs: their own address, or one they confirmed."""
-    return Q(email__iexact=email) | Q(
-        emailaddress__email__iexact=email, emailaddress__verified=True
-    )
+from club.selectors import address_owners
 
 
 def is_owned(email: str) -> bool:
-    return get_user_model().objects.filter(owns(email)).exists()
+    return address_owners(email).exists()
 
 
 def claims(email: str, *, besides: AbstractBaseUser | None = None):
@@ -67,6 +60,6 @@ class SignupForm(allauth_forms.SignupForm):
 class ResetPasswordForm(allauth_forms.ResetPasswordForm):
     def clean_email(self) -> str:
         email = super().clean_email()
-        owners = set(get_user_model().objects.filter(owns(email)).values_list("pk", flat=True))
+        owners = set(address_owners(email).values_list("pk", flat=True))
         self.users = [user for user in self.users if user.pk in owners]
         return email

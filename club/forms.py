@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.models import AbstractBaseUser
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from club import invitations, params, selectors
 from club.models import Club, Player, Role
+from club.names import NameField
+from club.services import CLUB_CITY, CLUB_NAME
 
 SLUG_MAX = Club._meta.get_field("slug").max_length
 
@@ -39,7 +40,17 @@ def free_slug(base: str) -> str:
     return candidate
 
 
+def _club_name() -> NameField:
+    return NameField.of(Club, "name", what=CLUB_NAME)
+
+
+def _club_city() -> NameField:
+    return NameField.of(Club, "city", what=CLUB_CITY)
+
+
 class ClubCreateForm(forms.ModelForm):
+    name = _club_name()
+    city = _club_city()
     # The last suggestion shown, so that a new one replaces it but never a slug typed by hand.
     slug_suggested = forms.CharField(required=False, widget=forms.HiddenInput)
 
@@ -91,23 +102,27 @@ class ClubCreateForm(forms.ModelForm):
 
 
 class ClubSettingsForm(forms.ModelForm):
+    name = _club_name()
+    city = _club_city()
+
     class Meta:
         model = Club
         fields = ["name", "city", "is_public"]
 
 
 class MemberAddForm(forms.Form):
-    username = forms.CharField(label=_("Username"), max_length=150)
-    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.PLAYER)
+    """Invite one person by his username or address: he becomes a member when he accepts."""
 
-    def clean_username(self) -> AbstractBaseUser:
-        username = self.cleaned_data["username"]
-        user = selectors.user_by_username(username)
-        if user is None:
-            raise forms.ValidationError(
-                _("There is no user called %(username)s."), params={"username": username.strip()}
-            )
-        return user
+    to = forms.CharField(
+        label=_("Username or e-mail address"),
+        max_length=254,
+        help_text=_(
+            "They find the invitation on their home page, and by mail where they have an "
+            "address, and join when they accept it."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.PLAYER)
 
 
 class MemberRoleForm(forms.Form):
@@ -119,34 +134,31 @@ class PlayerAddForm(forms.Form):
 
 
 class PlayerEditForm(forms.Form):
+    """A roster name: rename it, take it off the roster, unlink its account, or (the owner)
+    invite the person it names to take it: nobody is linked to a name without accepting."""
+
     name = forms.CharField(label=_("Name"), max_length=Player._meta.get_field("name").max_length)
-    username = forms.CharField(
-        label=_("User account"),
-        max_length=150,
+    unlink = forms.BooleanField(label=_("Unlink the account"), required=False)
+    invite = forms.CharField(
+        label=_("Invite to this name: username or e-mail address"),
+        max_length=254,
         required=False,
-        help_text=_("The username he logs in with; leave it empty to unlink the account."),
+        help_text=_("The account is linked to the name when its owner accepts the invitation."),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     is_active = forms.BooleanField(label=_("On the roster"), required=False)
 
-    @classmethod
-    def for_player(cls, player: Player, data=None) -> PlayerEditForm:
-        initial = {
-            "name": player.name,
-            "username": player.user.get_username() if player.user else "",
-            "is_active": player.is_active,
-        }
-        return cls(data, initial=initial)
+    def __init__(self, *args, can_invite: bool = False, linked: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not can_invite or linked:
+            del self.fields["invite"]
+        if not linked:
+            del self.fields["unlink"]
 
-    def clean_username(self) -> AbstractBaseUser | None:
-        username = self.cleaned_data.get("username", "").strip()
-        if not username:
-            return None
-        user = selectors.user_by_username(username)
-        if user is None:
-            raise forms.ValidationError(
-                _("There is no user called %(username)s."), params={"username": username}
-            )
-        return user
+    @classmethod
+    def for_player(cls, player: Player, data=None, *, can_invite: bool = False) -> PlayerEditForm:
+        initial = {"name": player.name, "is_active": player.is_active}
+        return cls(data, initial=initial, can_invite=can_invite, linked=player.user_id is not None)
 
 
 # Invitations and roster names

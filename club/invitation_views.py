@@ -186,6 +186,8 @@ def _accept_page(
 def _problem_status(problem: InvitationError) -> int:
     if problem.code == InvitationError.UNKNOWN:
         return 404
+    if problem.code == InvitationError.NOT_YOURS:
+        return 403
     return 410 if problem.link_is_dead else 409
 
 
@@ -208,7 +210,8 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
         try:
             plan = invitations.plan_acceptance(invitation, request.user)
         except InvitationError as exc:
-            return _accept_page(request, invitation=invitation, problem=exc)
+            status = 403 if exc.code == InvitationError.NOT_YOURS else 200
+            return _accept_page(request, invitation=invitation, problem=exc, status=status)
         return _accept_page(request, invitation=invitation, plan=plan)
     try:
         plan = invitations.invitation_accept(token=token, user=request.user)
@@ -232,6 +235,24 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     else:
         text = _("Welcome to %(club)s: you are its %(role)s.") % {"club": club.name, "role": role}
     return after_action(request, text, url=club.get_absolute_url())
+
+
+@require_POST
+def invitation_decline(request: HttpRequest, token: str) -> HttpResponse:
+    """The person an invitation is addressed to says no (from his home page or the link)."""
+    if not request.user.is_authenticated:
+        raise LoginRequired
+    try:
+        invitation = invitations.invitation_decline(token=token, user=request.user)
+    except InvitationError as exc:
+        found = invitations.find_invitation(token)
+        return _accept_page(request, invitation=found, problem=exc, status=_problem_status(exc))
+    return after_action(
+        request,
+        _("You declined the invitation to %(club)s.") % {"club": invitation.club.name},
+        level=messages.INFO,
+        url=reverse("home"),
+    )
 
 
 # Requests for a roster name

@@ -17,11 +17,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
+from club import mail, selectors
 from club.models import (
     ROLE_RANK,
     ClaimStatus,
@@ -33,6 +36,7 @@ from club.models import (
     NameClaim,
     Player,
     Role,
+    may_grant,
 )
 from club.services import ClubError, _lock_club, membership_event_record
 
@@ -43,6 +47,7 @@ VERIFIER_BYTES, VERIFIER_LENGTH = 24, 32
 TOKEN_LENGTH = SELECTOR_LENGTH + VERIFIER_LENGTH
 
 DEFAULT_VALID_DAYS = 7
+ADDRESSED_VALID_DAYS = 14  # an invitation to one person waits for his answer a fortnight
 MAX_VALID_DAYS = 90
 MAX_USES = 500
 
@@ -54,6 +59,9 @@ class InvitationError(ClubError):
     EXPIRED = "expired"
     USED_UP = "used_up"
     REVOKED = "revoked"
+    LAPSED = "lapsed"  # its maker may no longer grant its role
+    DECLINED = "declined"
+    NOT_YOURS = "not_yours"  # addressed to somebody else
     NAME_TAKEN = "name_taken"  # the roster name is linked to another account
     ALREADY_LINKED = "already_linked"  # this account has another name on the roster
     INVALID = "invalid"  # a form value the rules refuse
@@ -65,7 +73,13 @@ class InvitationError(ClubError):
     @property
     def link_is_dead(self) -> bool:
         """The link itself no longer works, for anyone (410 Gone on the accept page)."""
-        return self.code in (self.EXPIRED, self.USED_UP, self.REVOKED)
+        return self.code in (
+            self.EXPIRED,
+            self.USED_UP,
+            self.REVOKED,
+            self.LAPSED,
+            self.DECLINED,
+        )
 
 
 def split_token(token: object) -> tuple[str, str] | None:
@@ -100,12 +114,36 @@ def unknown_link() -> InvitationError:
     )
 
 
+def maker_may_still_grant(invitation: Invitation) -> bool:
+    """Whether the link's maker is, today, a member who may invite people as its role.
+
+    Authority is checked when it is used: a link made by an owner who was demoted, removed or
+    deleted since (the services revoke his links then, but a role changed in the admin does
+    not pass through them) no longer makes anybody anything.
+    """
+    if invitation.created_by_id is None:
+        return False  # its maker's account is deleted
+    role = (
+        Membership.objects.filter(club_id=invitation.club_id, user_id=invitation.created_by_id)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return may_grant(role, invitation.role)
+
+
 def link_state_error(invitation: Invitation) -> InvitationError | None:
     """Why the link no longer opens the door, or None while it does."""
     if invitation.is_revoked:
+        if not maker_may_still_grant(invitation):
+            return _lapsed(invitation)  # revoked when its maker's role ended: say so
         return InvitationError(
             _("This invitation link was revoked by the club. Ask its owner for a new one."),
             code=InvitationError.REVOKED,
+        )
+    if invitation.is_declined:
+        return InvitationError(
+            _("This invitation was declined. Ask the club's owner for a new one."),
+            code=InvitationError.DECLINED,
         )
     if invitation.is_used_up:
         return InvitationError(
@@ -118,7 +156,20 @@ def link_state_error(invitation: Invitation) -> InvitationError | None:
             % {"date": timezone.localtime(invitation.expires_at).strftime("%Y-%m-%d %H:%M")},
             code=InvitationError.EXPIRED,
         )
+    if not maker_may_still_grant(invitation):
+        return _lapsed(invitation)
     return None
+
+
+def _lapsed(invitation: Invitation) -> InvitationError:
+    return InvitationError(
+        _(
+            "This invitation link no longer works: the member who made it can no longer "
+            "invite people to this club as %(role)s. Ask the club's owner for a new one."
+        )
+        % {"role": invitation.get_role_display()},
+        code=InvitationError.LAPSED,
+    )
 
 
 @dataclass(frozen=True)
@@ -150,6 +201,8 @@ def plan_acceptance(invitation: Invitation, user: AbstractBaseUser) -> AcceptPla
     problem = link_state_error(invitation)
     if problem is not None:
         raise problem
+    if invitation.is_addressed and not is_addressee(invitation, user):
+        raise not_yours()
     club = invitation.club
     membership = Membership.objects.filter(club=club, user=user).first()
     if InvitationUse.objects.filter(invitation=invitation, user=user).exists():
@@ -183,6 +236,23 @@ def plan_acceptance(invitation: Invitation, user: AbstractBaseUser) -> AcceptPla
     return AcceptPlan(invitation, membership, new_role, link)
 
 
+def is_addressee(invitation: Invitation, user: AbstractBaseUser) -> bool:
+    """Whether the invitation is addressed to this account (by name, or by an address it
+    owns today)."""
+    if invitation.addressed_user_id is not None and invitation.addressed_user_id == user.pk:
+        return True
+    return "@" in invitation.addressed_to and (
+        selectors.address_owners(invitation.addressed_to).filter(pk=user.pk).exists()
+    )
+
+
+def not_yours() -> InvitationError:
+    return InvitationError(
+        _("This invitation is for someone else: log in with the account it was sent to."),
+        code=InvitationError.NOT_YOURS,
+    )
+
+
 # Making and revoking links
 
 
@@ -195,6 +265,8 @@ def invitation_create(
     player: Player | None = None,
     valid_days: int = DEFAULT_VALID_DAYS,
     max_uses: int = 1,
+    addressed_to: str = "",
+    addressed_user: AbstractBaseUser | None = None,
 ) -> Invitation:
     """Make an invitation link to the club for `role`, valid `valid_days` days and good for
     `max_uses` acceptances; bound to `player`, it links the account to that roster name
@@ -243,15 +315,76 @@ def invitation_create(
         created_by=created_by,
         expires_at=timezone.now() + timedelta(days=valid_days),
         max_uses=max_uses,
+        addressed_to=addressed_to,
+        addressed_user=addressed_user,
     )
     membership_event_record(
         club=club,
         action=MembershipAction.INVITED,
         actor=created_by,
         role=role,
-        detail=player.name if player is not None else "",
+        detail=player.name if player is not None else addressed_to,
     )
     return invitation
+
+
+ADDRESS_MAX_LENGTH = 254
+
+
+def addressee(to: str) -> AbstractBaseUser | None:
+    """The account a typed username or address names, if any."""
+    if "@" in to:
+        return selectors.address_owners(to).first()
+    return selectors.user_by_username(to)
+
+
+@transaction.atomic
+def invitation_address(
+    *,
+    club: Club,
+    to: str,
+    role: str,
+    created_by: AbstractBaseUser,
+    player: Player | None = None,
+) -> Invitation:
+    """Invite one person, named by his username or an e-mail address, to the club as `role`
+    (and, with `player`, to that roster name). Nobody becomes a member, nor is linked to a
+    name, before he accepts: he finds the invitation on his home page, and gets a mail
+    where he has an address (sent after the commit). The owner's answer is the same
+    whether or not an account goes by that name, so it tells nobody which accounts exist.
+    """
+    to = " ".join(str(to).split())
+    if not to:
+        raise InvitationError(
+            _("Write the username or e-mail address of the person to invite."),
+            code=InvitationError.INVALID,
+            field="to",
+        )
+    if len(to) > ADDRESS_MAX_LENGTH or ("@" in to and not _is_address(to)):
+        raise InvitationError(
+            _("%(to)s is neither a username nor an e-mail address.") % {"to": to[:80]},
+            code=InvitationError.INVALID,
+            field="to",
+        )
+    invitation = invitation_create(
+        club=club,
+        role=role,
+        created_by=created_by,
+        player=player,
+        valid_days=ADDRESSED_VALID_DAYS,
+        addressed_to=to,
+        addressed_user=addressee(to),
+    )
+    transaction.on_commit(lambda: mail.send_invitation(invitation.pk))
+    return invitation
+
+
+def _is_address(text: str) -> bool:
+    try:
+        validate_email(text)
+    except ValidationError:
+        return False
+    return True
 
 
 @transaction.atomic
@@ -334,6 +467,31 @@ def invitation_accept(*, token: str, user: AbstractBaseUser) -> AcceptPlan:
         detail=plan.link_player.name if plan.link_player is not None else "",
     )
     return plan
+
+
+@transaction.atomic
+def invitation_decline(*, token: str, user: AbstractBaseUser) -> Invitation:
+    """The person an invitation is addressed to says no: it is closed, and the club's
+    history says so."""
+    invitation = find_invitation(token, lock=True)
+    if invitation is None:
+        raise unknown_link()
+    problem = link_state_error(invitation)
+    if problem is not None:
+        raise problem
+    if not invitation.is_addressed or not is_addressee(invitation, user):
+        raise not_yours()
+    invitation.declined_at = timezone.now()
+    invitation.save(update_fields=["declined_at"])
+    membership_event_record(
+        club=invitation.club,
+        action=MembershipAction.DECLINED,
+        actor=user,
+        subject=user,
+        role=invitation.role,
+        detail=invitation.player.name if invitation.player is not None else "",
+    )
+    return invitation
 
 
 # Requests for a roster name

@@ -78,6 +78,14 @@ class Role(models.TextChoices):
 
 
 ROLE_RANK = {Role.PLAYER: 1, Role.SECRETARY: 2, Role.OWNER: 3}
+# The roles a member may hand out by an invitation link, by his own role: only owners invite.
+# A link stays good only while its maker may still grant its role (club.invitations).
+GRANTABLE: dict[str, frozenset[str]] = {Role.OWNER: frozenset(Role.values)}
+
+
+def may_grant(maker_role: str | None, role: str) -> bool:
+    """Whether a member of `maker_role` (None: no member) may invite people as `role`."""
+    return role in GRANTABLE.get(maker_role or "", frozenset())
 
 
 class Membership(models.Model):
@@ -242,6 +250,18 @@ class Invitation(models.Model):
     revoked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # An invitation addressed to one person (club.invitations.invitation_address): what the
+    # owner typed, a username or an address, and the account it names, if any. Only that
+    # person may accept it, or decline it; an open link (addressed_to "") is anybody's.
+    addressed_to = models.CharField(_("for"), max_length=254, blank=True)
+    addressed_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="invitations_received",
+    )
+    declined_at = models.DateTimeField(_("declined at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -258,6 +278,10 @@ class Invitation(models.Model):
             models.CheckConstraint(
                 condition=models.Q(player__isnull=True) | models.Q(max_uses=1),
                 name="club_invitation_bound_single_use",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(addressed_to="") | models.Q(max_uses=1),
+                name="club_invitation_addressed_single_use",
             ),
         ]
 
@@ -284,9 +308,17 @@ class Invitation(models.Model):
         return self.uses >= self.max_uses
 
     @property
+    def is_declined(self) -> bool:
+        return self.declined_at is not None
+
+    @property
+    def is_addressed(self) -> bool:
+        return bool(self.addressed_to)
+
+    @property
     def is_pending(self) -> bool:
-        """Still opens the door: neither revoked, nor expired, nor used up."""
-        return not (self.is_revoked or self.is_expired or self.is_used_up)
+        """Still opens the door: neither revoked, nor declined, nor expired, nor used up."""
+        return not (self.is_revoked or self.is_declined or self.is_expired or self.is_used_up)
 
 
 class InvitationUse(models.Model):
@@ -361,6 +393,8 @@ class MembershipAction(models.TextChoices):
     ADDED = "added", _("added")
     INVITED = "invited", _("invitation link made")
     REVOKED = "revoked", _("invitation link revoked")
+    LINK_LAPSED = "link_lapsed", _("invitation link ended with its maker's role")
+    DECLINED = "declined", _("invitation declined")
     ACCEPTED = "accepted", _("joined by a link")
     ROLE_CHANGED = "role_changed", _("role changed")
     REMOVED = "removed", _("removed")

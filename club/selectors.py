@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -25,6 +26,38 @@ from club.models import (
     Role,
     RosterMerge,
 )
+
+
+def address_owners(email: str) -> QuerySet:
+    """The accounts an address belongs to: their own address, or one they confirmed. An
+    address somebody only typed and never confirmed is nobody's (club.account_signup)."""
+    owned = Q(email__iexact=email) | Q(
+        emailaddress__email__iexact=email, emailaddress__verified=True
+    )
+    return get_user_model().objects.filter(owned).distinct()
+
+
+def addressed_to_user(user: AbstractBaseUser) -> Q:
+    """The invitations addressed to this account: by the account, or by an address it owns."""
+    addresses = [user.email] if user.email else []
+    addresses += list(user.emailaddress_set.filter(verified=True).values_list("email", flat=True))
+    by_address = Q(pk__in=[])
+    for address in addresses:
+        by_address |= Q(addressed_to__iexact=address)
+    return Q(addressed_user=user) | by_address
+
+
+def invitations_for_user(user: AbstractBaseUser | AnonymousUser) -> list[Invitation]:
+    """The invitations waiting for this account's answer, newest first (its home page)."""
+    if not user.is_authenticated:
+        return []
+    waiting = Invitation.objects.filter(
+        addressed_to_user(user),
+        revoked_at__isnull=True,
+        declined_at__isnull=True,
+        expires_at__gt=timezone.now(),
+    ).exclude(uses__gte=1)
+    return list(waiting.select_related("club", "player").order_by("-created_at"))
 
 
 def public_clubs() -> QuerySet[Club]:

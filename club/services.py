@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club import selectors
 from club.errors import ServiceError
@@ -24,18 +25,53 @@ from club.models import (
     ClaimStatus,
     Club,
     ClubSlug,
+    Invitation,
     Membership,
     MembershipAction,
     MembershipEvent,
     NameClaim,
     Player,
     Role,
+    may_grant,
 )
-from club.names import InvalidName, name_key, normalise_name
+from club.names import InvalidName, name_key, normalise_name, normalise_text
 
 
 class ClubError(ServiceError):
     """A change to a club, its members or roster that the club's rules do not allow."""
+
+
+# The names typed here and shown to others (club.names.normalise_text), as the messages and
+# the forms (club.forms, club.account_forms) name them.
+CLUB_NAME = gettext_lazy("The club's name")
+CLUB_NAME_MAX = Club._meta.get_field("name").max_length
+CLUB_CITY = gettext_lazy("The city")
+CLUB_CITY_MAX = Club._meta.get_field("city").max_length
+DISPLAY_NAME = gettext_lazy("Your name")
+DISPLAY_NAME_MAX = 150  # User.first_name, where the whole display name is kept
+
+
+def _text(value: str, *, field: str, what: str, max_length: int, required: bool = True) -> str:
+    """`value` by the one rule for names (club.names), or a ClubError on `field`."""
+    try:
+        return normalise_text(
+            value, max_length=max_length, what=what, required=required, field=field
+        )
+    except InvalidName as exc:
+        raise ClubError(exc.message, field=field) from exc
+
+
+def club_details_clean(name: str, city: str) -> dict[str, str]:
+    """A club's name and city by the one rule for names, or a ClubError on the field."""
+    return {
+        "name": _text(name, field="name", what=CLUB_NAME, max_length=CLUB_NAME_MAX),
+        "city": _text(city, field="city", what=CLUB_CITY, max_length=CLUB_CITY_MAX, required=False),
+    }
+
+
+def display_name_clean(name: str) -> str:
+    """An account's display name by the one rule for names ("" is allowed: no name)."""
+    return _text(name, field="name", what=DISPLAY_NAME, max_length=DISPLAY_NAME_MAX, required=False)
 
 
 def _lock_club(club: Club) -> Club:
@@ -77,7 +113,9 @@ def membership_event_record(
 def club_create(
     *, name: str, slug: str, city: str, is_public: bool, owner: AbstractBaseUser
 ) -> Club:
-    """Open a club; the user who opens it is its first owner."""
+    """Open a club; the user who opens it is its first owner. Its name and city follow the
+    one rule for names (club.names)."""
+    details = club_details_clean(name, city)
     taken = ClubError(
         _("Another club already uses the link /c/%(slug)s/.") % {"slug": slug}, field="slug"
     )
@@ -87,7 +125,7 @@ def club_create(
         raise _retired(slug)
     try:
         with transaction.atomic():
-            club = Club.objects.create(name=name, slug=slug, city=city, is_public=is_public)
+            club = Club.objects.create(slug=slug, is_public=is_public, **details)
     except IntegrityError as exc:  # the same slug, taken a moment ago
         raise taken from exc
     Membership.objects.create(club=club, user=owner, role=Role.OWNER)
@@ -155,9 +193,10 @@ def club_set_slug(*, club: Club, slug: str) -> Club:
 @transaction.atomic
 def club_update(*, club: Club, name: str, city: str, is_public: bool) -> Club:
     """Change the club's name, city and visibility (its conventions: scoring.services)."""
+    details = club_details_clean(name, city)
     club = Club.objects.select_for_update().get(pk=club.pk)
-    club.name = name
-    club.city = city
+    club.name = details["name"]
+    club.city = details["city"]
     club.is_public = is_public
     club.save(update_fields=["name", "city", "is_public"])
     return club
@@ -187,6 +226,36 @@ def member_add(
         club=club, action=MembershipAction.ADDED, actor=actor, subject=user, role=role
     )
     return membership
+
+
+def links_revoke_beyond(
+    *, club: Club, maker: AbstractBaseUser, role: str | None, actor: AbstractBaseUser | None
+) -> int:
+    """Revoke the open links `maker` made for `club` that his role now (None: he is no
+    member) no longer lets him make; each is recorded in the history. Returns how many."""
+    now = timezone.now()
+    links = (
+        Invitation.objects.select_for_update()
+        .filter(club=club, created_by=maker, revoked_at__isnull=True, expires_at__gt=now)
+        .filter(uses__lt=F("max_uses"))
+        .select_related("player")
+    )
+    revoked = 0
+    for link in links:
+        if may_grant(role, link.role):
+            continue
+        link.revoked_at, link.revoked_by = now, actor
+        link.save(update_fields=["revoked_at", "revoked_by"])
+        membership_event_record(
+            club=club,
+            action=MembershipAction.LINK_LAPSED,
+            actor=actor,
+            subject=maker,
+            role=link.role,
+            detail=link.player.name if link.player is not None else "",
+        )
+        revoked += 1
+    return revoked
 
 
 def _other_owners(club: Club, membership: Membership) -> bool:
@@ -219,6 +288,7 @@ def member_set_role(
         role=role,
         detail=before,  # the role it was; the history page says it in the reader's language
     )
+    links_revoke_beyond(club=club, maker=membership.user, role=role, actor=actor)
     return membership
 
 
@@ -242,6 +312,7 @@ def member_remove(*, membership: Membership, actor: AbstractBaseUser | None = No
     NameClaim.objects.filter(club=club, user=membership.user, status=ClaimStatus.PENDING).update(
         status=ClaimStatus.DECLINED, decided_at=timezone.now()
     )
+    links_revoke_beyond(club=club, maker=membership.user, role=None, actor=actor)
     membership.delete()
 
 
@@ -339,8 +410,9 @@ def player_update(
 
 @transaction.atomic
 def account_update(*, user: AbstractBaseUser, name: str, language: str) -> AbstractBaseUser:
-    """The display name (kept whole in first_name) and the language ("" = the browser's)."""
-    user.first_name = name.strip()
+    """The display name (kept whole in first_name, by the one rule for names) and the
+    language ("" = the browser's)."""
+    user.first_name = display_name_clean(name)
     user.last_name = ""
     user.save(update_fields=["first_name", "last_name"])
     account_set_language(user=user, language=language)
@@ -386,4 +458,5 @@ def account_delete(*, user: AbstractBaseUser) -> None:
             subject=user,
             role=membership.role,
         )
+        links_revoke_beyond(club=membership.club, maker=user, role=None, actor=user)
     user.delete()

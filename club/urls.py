@@ -38,6 +38,11 @@ urlpatterns = [
         name="name-claim-decide",
     ),
     path("join/<str:token>/", invitation_views.invitation_accept, name="invitation-accept"),
+    path(
+        "join/<str:token>/decline/",
+        invitation_views.invitation_decline,
+        name="invitation-decline",
+    ),
     path(CLUB + "players/", views.player_list, name="players"),
     path(CLUB + "players/<int:player_id>/edit/", views.player_edit, name="player-edit"),
 ]

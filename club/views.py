@@ -11,13 +11,14 @@ import copy
 import dataclasses
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from club import selectors, services
+from club import invitations, selectors, services
 from club.access import ClubAccess, LoginRequired, get_club_for_user
 from club.forms import (
     ClubCreateForm,
@@ -37,6 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         "public_clubs": selectors.public_clubs(),
         "my_memberships": selectors.memberships_for_user(request.user),
+        "my_invitations": selectors.invitations_for_user(request.user),
     }
     return render(request, "club/home.html", context)
 
@@ -146,19 +148,20 @@ def member_list(request: HttpRequest, club_slug: str) -> HttpResponse:
     form = MemberAddForm(request.POST)
     if form.is_valid():
         try:
-            membership = services.member_add(
+            invitation = invitations.invitation_address(
                 club=club,
-                user=form.cleaned_data["username"],
+                to=form.cleaned_data["to"],
                 role=form.cleaned_data["role"],
-                actor=request.user,
+                created_by=request.user,
             )
         except ClubError as exc:
             exc.add_to_form(form)
         else:
-            notice = _("%(user)s is now a member (%(role)s).") % {
-                "user": membership.user.get_username(),
-                "role": membership.get_role_display(),
-            }
+            # The same words whether or not an account goes by that name.
+            notice = _(
+                "An invitation to join as %(role)s is on its way to %(to)s: they become a "
+                "member when they accept it."
+            ) % {"role": invitation.get_role_display(), "to": invitation.addressed_to}
             return after_action(
                 request,
                 notice,
@@ -256,30 +259,49 @@ def player_list(request: HttpRequest, club_slug: str) -> HttpResponse:
     return _roster_page(request, access, form)
 
 
+@transaction.atomic
+def _player_save(request: HttpRequest, player: Player, data: dict):
+    """Save the roster name's form: its name and place on the roster, an unlink, and an
+    invitation to the person it names (one transaction: all or nothing)."""
+    user = None if data.get("unlink") else player.user
+    player = services.player_update(
+        player=player, name=data["name"], user=user, is_active=data["is_active"]
+    )
+    invited = None
+    if data.get("invite"):
+        invited = invitations.invitation_address(
+            club=player.club,
+            to=data["invite"],
+            role=Role.PLAYER,
+            created_by=request.user,
+            player=player,
+        )
+    return player, invited
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def player_edit(request: HttpRequest, club_slug: str, player_id: int) -> HttpResponse:
     access = get_club_for_user(request, club_slug, role=Role.SECRETARY)
     club = access.club
     player = get_object_or_404(Player.objects.select_related("user"), pk=player_id, club=club)
+    can_invite = access.role == Role.OWNER
     if request.method == "POST":
-        form = PlayerEditForm.for_player(player, request.POST)
+        form = PlayerEditForm.for_player(player, request.POST, can_invite=can_invite)
         if form.is_valid():
+            data = form.cleaned_data
             try:
-                player = services.player_update(
-                    player=player,
-                    name=form.cleaned_data["name"],
-                    user=form.cleaned_data["username"],
-                    is_active=form.cleaned_data["is_active"],
-                )
+                player, invited = _player_save(request, player, data)
             except ClubError as exc:
                 exc.add_to_form(form)
             else:
-                return after_action(
-                    request,
-                    _("%(name)s is saved.") % {"name": player.name},
-                    url=reverse("club:players", args=[club.slug]),
-                )
+                notice = _("%(name)s is saved.") % {"name": player.name}
+                if invited is not None:
+                    notice = _(
+                        "%(name)s is saved. An invitation to take this name is on its way to "
+                        "%(to)s: the account is linked when they accept it."
+                    ) % {"name": player.name, "to": invited.addressed_to}
+                return after_action(request, notice, url=reverse("club:players", args=[club.slug]))
     else:
-        form = PlayerEditForm.for_player(player)
+        form = PlayerEditForm.for_player(player, can_invite=can_invite)
     context = club_context(access, player=player, form=form)
     return render_page(request, "club/player_edit.html", context, fragment="form")
