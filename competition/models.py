@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from club.models import Club, Player
+from club.models import Club, Player, Role
 from competition.lib.standings import Counting
 from scoring.messages import PRESET_LABELS
 from scoring.models import Pulka
@@ -454,17 +454,23 @@ class FileState(models.TextChoices):
 
 
 class PreparedFile(models.Model):
-    """A file built in the background for a member who asked for it (competition.files.services).
+    """A file built in the background for the members who may have it
+    (competition.files.services).
 
     `kind` names its builder and `params` its arguments; `params_key` is their canonical
-    hash, so that a second request for the same file finds the one being built. The
-    content is kept in the row until `expires_at`, then pruned.
+    hash, and `version` the version of the data the file is built from (blank for a kind
+    that has none): one row per file and version, which every member of at least the role
+    `readers` (and the member who asked) shares while it is on its way or ready. The content
+    is kept in the row until `expires_at`, then pruned.
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=40)
     params = models.JSONField(default=dict, blank=True)
     params_key = models.CharField(max_length=64)
+    version = models.CharField(max_length=64, blank=True)
+    # The least role that may download it: what the page offering the file asks for.
+    readers = models.CharField(max_length=16, choices=Role.choices, default=Role.OWNER)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -487,6 +493,16 @@ class PreparedFile(models.Model):
         indexes = [
             models.Index(fields=["club", "kind", "params_key"], name="competition_file_lookup"),
             models.Index(fields=["expires_at"], name="competition_file_expiry"),
+            # The hourly limit of a member counts the builds he asked for lately.
+            models.Index(fields=["requested_by", "requested_at"], name="competition_file_asker"),
+        ]
+        constraints = [
+            # A file of a versioned kind is built once per version of its data.
+            models.UniqueConstraint(
+                fields=["club", "kind", "params_key", "version", "readers"],
+                condition=~models.Q(version=""),
+                name="competition_preparedfile_one_per_version",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -191,7 +191,17 @@ TASKS_BACKENDS = {
 TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "immediate")
 if TASKS_BACKEND not in TASKS_BACKENDS:
     raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(TASKS_BACKENDS)}")
-TASKS = {"default": {"BACKEND": TASKS_BACKENDS[TASKS_BACKEND]}}
+# Two queues: "default" for the re-rates, "files" for the prepared files
+# (competition.files.services.QUEUE), each with its own `db_worker --queue-name`, so that a
+# long printout never makes a club's ratings wait.
+TASKS = {
+    "default": {"BACKEND": TASKS_BACKENDS[TASKS_BACKEND], "QUEUES": ["default", "files"]},
+}
+# Files prepared in the background (competition.files.services): the builds one member, and
+# one club, may ask for in an hour. A file already prepared for the same data is shared and
+# counts for neither.
+FILE_BUILDS_PER_MEMBER_HOUR = envint("FILE_BUILDS_PER_MEMBER_HOUR", 20)
+FILE_BUILDS_PER_CLUB_HOUR = envint("FILE_BUILDS_PER_CLUB_HOUR", 60)
 
 # The cache keeps the tables' sheets (keyed by pulka version: never stale), the league
 # rankings and their HTML (keyed by Club.results_version), what the spectators' polls check

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from club.access import get_club_for_user
@@ -22,4 +23,5 @@ def club_backup(request: HttpRequest, club_slug: str) -> HttpResponse:
         params={},
         size=backup.backup_size(access.club),
         threshold=backup.BACKUP_THRESHOLD_DEALS,
+        back=reverse("competition:background", args=[access.club.slug]),  # its button's page
     )

@@ -1,23 +1,36 @@
-"""Files too big to build while a page waits: a task prepares them, the member downloads later.
+"""Files too big to build while a page waits: a task prepares them, the members download later.
 
 A view that offers a file (a club's backup, a tournament's printouts) measures what the file
-will cost, usually a count of rows, and calls `respond_or_prepare`:
+will cost, a count of what it draws, and calls `respond_or_prepare`:
 
-- at or under the kind's threshold the file is built in the request and answered at once;
-- over it, the request records a PreparedFile row and queues `build_file_task`
-  (competition.tasks.enqueue: after the commit for ``manage.py db_worker``, at once with
-  the immediate backend), and sends the member to the file's page, which says "the file is
-  being prepared", asks again every few seconds (htmx) and then offers the download.
+- at or under the kind's threshold the file is built in the request and answered at once
+  (to whoever the view lets in, a visitor of a public club too);
+- over it, the request records a PreparedFile row and queues `build_file_task` on the
+  "files" queue (QUEUE; competition.tasks.enqueue: after the commit for ``manage.py
+  db_worker --queue-name files``, at once with the immediate backend), and sends the member
+  to the file's page, which says "the file is being prepared", asks again every few seconds
+  (htmx) and then offers the download.
 
-A second request for the same file (same club, kind and parameters; by the same member, or by
-an owner) while it is still waiting or being built gets that row: nothing is built twice. A
-new request for a file that is ready builds it afresh, since the club's data may have changed;
-the ready one stays downloadable from its page until it expires (LIFETIME, 24 hours). Expired
-rows are pruned whenever a new one is made. A failing build is logged and retried up to
-tasks.MAX_ATTEMPTS times, then left `failed` on the owner's background page with a "try
-again" button (`file_restart`); so is a build whose worker died (running for longer than
-models.STALE_AFTER). Only the member who asked and the club's owner may see and download the
-file; others of the club get 403, everyone else 404.
+Who may have a file prepared: only a member who may download it, that is of at least the
+role `readers` the view names (any member for the standings, a secretary for the table
+protocols, the owner for the backup). A visitor who is no member (the files' pages are for
+members only) is refused with a message saying to log in or to ask a member; nothing is
+made then. So is a member past the hourly limits (settings.FILE_BUILDS_PER_MEMBER_HOUR, and
+FILE_BUILDS_PER_CLUB_HOUR for the whole club): each new build counts, a shared one does not.
+
+One build per version of the data. A kind registered with a `version` function (the
+tournament's printouts: the standings' cache version, the round's state and seating) has
+its rows keyed by the version of what it prints: every request for the same file and
+version, by whichever member may read it, gets the one row, on its way or ready; the data
+changed, the version changes and the next request builds anew. A kind without one (the
+club's backup, which reads everything of the club) shares a file only while it is on its
+way: a request for a file that is ready builds it afresh. The ready one stays downloadable
+from its page until it expires (LIFETIME, 24 hours). Expired rows are pruned whenever a new
+one is made. A failing build is logged and retried up to tasks.MAX_ATTEMPTS times, then left
+`failed` on the owner's background page with a "try again" button (`file_restart`); so is a
+build whose worker died (running for longer than models.STALE_AFTER). A file may be seen and
+downloaded by the member who asked for it and by every member of the club of at least its
+`readers` role; others of the club get 403, everyone else 404.
 
 Adding a kind of file
 ---------------------
@@ -25,19 +38,28 @@ Adding a kind of file
    selectors and returns the file's name, content type and bytes. ``params`` are JSON values
    (ids, dates as text), never model instances: they are stored in the row and handed to the
    worker. The same params must give the same file on both paths.
-2. Register it under a kind, with the label its page shows, in a module that Django imports
-   at start-up (CompetitionConfig.ready imports competition.backup.services for the club backup), so
-   that the worker finds it::
+2. If a counter of its data tells when the file would change, write a version function
+   ``(club, **params) -> str`` from it (cheap: it runs on every request for a big file).
+3. Register both under a kind, with the label its page shows, in a module that Django
+   imports at start-up (CompetitionConfig.ready imports competition.backup.services for the
+   club backup), so that the worker finds it::
 
-       @files.register("tournament-printouts", label=gettext_lazy("The table protocols (PDF)"))
+       @files.register(
+           "tournament-printouts",
+           label=gettext_lazy("The table protocols (PDF)"),
+           version=round_version,
+       )
        def printouts(club: Club, *, tournament_id: int, round: int) -> files.BuiltFile:
            ...
            return files.BuiltFile(f"round-{round}.pdf", "application/pdf", pdf)
 
-3. Time the builder in bench/ and take as the threshold the size estimate at which it needs
-   about a second (bench/files.py does it for the club backup).
-4. Offer it through a POST view behind the right gate, which answers with
-   ``files.respond_or_prepare(request, access, kind=..., params=..., size=..., threshold=...)``.
+4. Time the builder in bench/ and take as the threshold the size at which it needs about a
+   second (bench/files.py does it for the club backup, bench/printouts.py for the printouts).
+   The size counts everything the file draws, so that no input makes a small-looking file
+   slow.
+5. Offer it through a POST view behind the right gate, which answers with
+   ``files.respond_or_prepare(request, access, kind=..., params=..., size=..., threshold=...,
+   readers=..., back=...)``.
 """
 
 from __future__ import annotations
@@ -46,29 +68,35 @@ import datetime
 import hashlib
 import json
 import logging
+import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_tasks import task
 
 from club.access import ClubAccess
 from club.errors import ServiceError
-from club.models import Club
-from club.rendering import redirect_after_form
+from club.models import ROLE_RANK, Club, Role
+from club.rendering import after_action, redirect_after_form
 from competition.models import STALE_AFTER, FileState, PreparedFile
 from competition.tasks import MAX_ATTEMPTS, JobStates, advisory_lock, enqueue
 
 logger = logging.getLogger(__name__)
 
 LIFETIME = datetime.timedelta(hours=24)
+QUEUE = "files"  # a queue of its own (settings.TASKS): a long build never delays a re-rate
+LIMIT_WINDOW = datetime.timedelta(hours=1)  # the builds counted by the hourly limits
 FILE_LOCK = 0x46696C65  # "File": serialises one club's requests for files (PostgreSQL)
 #: Every claim is a new run: a build taken for dead and restarted cannot store over its successor.
 JOB = JobStates(
@@ -87,21 +115,34 @@ class BuiltFile(NamedTuple):
 
 
 Builder = Callable[..., BuiltFile]
+Version = Callable[..., str]
 BUILDERS: dict[str, Builder] = {}
 LABELS: dict[str, str] = {}  # kind -> what the pages call the file (lazily translated)
+VERSIONS: dict[str, Version] = {}  # kind -> the version of the data its file is built from
 
 
-def register(kind: str, *, label: str) -> Callable[[Builder], Builder]:
-    """Register the decorated function as the builder of files of this kind."""
+def register(
+    kind: str, *, label: str, version: Version | None = None
+) -> Callable[[Builder], Builder]:
+    """Register the decorated function as the builder of files of this kind, and `version`
+    (same arguments) as the version of the data they are built from, if there is one."""
 
     def decorate(builder: Builder) -> Builder:
         if kind in BUILDERS and BUILDERS[kind] is not builder:
             raise ValueError(f"a builder of {kind!r} files is registered already")
         BUILDERS[kind] = builder
         LABELS[kind] = label
+        if version is not None:
+            VERSIONS[kind] = version
         return builder
 
     return decorate
+
+
+def data_version(kind: str, club: Club, params: dict[str, Any]) -> str:
+    """The version of the data a file of `kind` would be built from now ("": none kept)."""
+    version = VERSIONS.get(kind)
+    return version(club, **params) if version is not None else ""
 
 
 def params_key(params: dict[str, Any]) -> str:
@@ -123,6 +164,12 @@ def file_response(built: BuiltFile) -> HttpResponse:
     return response
 
 
+def may_prepare(access: ClubAccess, readers: str) -> bool:
+    """Whether this visitor may have a file for `readers` prepared: a member of at least that
+    role, who may download it then (a visitor who is no member never may)."""
+    return access.role is not None and ROLE_RANK[access.role] >= ROLE_RANK[readers]
+
+
 def respond_or_prepare(
     request: HttpRequest,
     access: ClubAccess,
@@ -131,15 +178,31 @@ def respond_or_prepare(
     params: dict[str, Any],
     size: int,
     threshold: int,
+    readers: str = Role.OWNER,
+    back: str,
+    refused: Callable[[str], HttpResponse] | None = None,
 ) -> HttpResponse:
-    """The file at once when `size` <= `threshold`; else its preparation, and its page."""
+    """The file at once when `size` <= `threshold`; else its preparation, and its page.
+
+    A request that may not have the file prepared (see `file_request`) is answered as a
+    refused action: the message flashed and the browser sent `back`, or for htmx
+    `refused(message)`, the part of the page that offered the file, saying why.
+    """
     if kind not in BUILDERS:
         raise LookupError(f"no builder of {kind!r} files is registered")
     if size <= threshold:
         return file_response(build(kind, access.club, params))
-    prepared = file_request(
-        club=access.club, kind=kind, params=params, user=request.user, shared=access.can_manage
-    )
+    try:
+        prepared = file_request(
+            club=access.club,
+            kind=kind,
+            params=params,
+            user=request.user,
+            role=access.role,
+            readers=readers,
+        )
+    except ServiceError as exc:
+        return after_action(request, exc.message, level=messages.ERROR, url=back, fragment=refused)
     return redirect_after_form(request, prepared.get_absolute_url())
 
 
@@ -152,6 +215,64 @@ def prune(now: datetime.datetime | None = None) -> int:
     return deleted
 
 
+def _refusal(user: AbstractBaseUser | AnonymousUser, role: str | None) -> str:
+    if not user.is_authenticated:
+        return _(
+            "This file is big: it is prepared in the background for the club's members only. "
+            "Log in if you are one, or ask a member for it."
+        )
+    if role is None:
+        return _(
+            "This file is big: it is prepared in the background for the club's members only. "
+            "Ask a member for it."
+        )
+    return _("This file is prepared only for members who may download it.")
+
+
+def _wait(rows: QuerySet[PreparedFile], limit: int, now: datetime.datetime) -> int | None:
+    """The minutes until one more build fits in `limit` builds an hour, counting `rows`
+    (the builds asked for lately); None: it fits now."""
+    asked = list(
+        rows.filter(requested_at__gt=now - LIMIT_WINDOW)
+        .order_by("-requested_at")
+        .values_list("requested_at", flat=True)[: limit + 1]
+    )
+    if len(asked) < limit:
+        return None
+    # The build that must leave the window before one more fits: the limit-th newest.
+    frees_at = asked[limit - 1] + LIMIT_WINDOW if limit > 0 else now + LIMIT_WINDOW
+    return max(1, math.ceil((frees_at - now).total_seconds() / 60))
+
+
+def _check_limits(club: Club, user: AbstractBaseUser, now: datetime.datetime) -> None:
+    """Refuse a new build past the hourly limits of a member and of a club."""
+    rows = PreparedFile.objects.all()
+    member_limit = settings.FILE_BUILDS_PER_MEMBER_HOUR
+    club_limit = settings.FILE_BUILDS_PER_CLUB_HOUR
+    minutes = _wait(rows.filter(requested_by=user.pk), member_limit, now)
+    if minutes is not None:
+        said = ngettext(
+            "You have had %(count)s file prepared in the last hour, as many as a member may.",
+            "You have had %(count)s files prepared in the last hour, as many as a member may.",
+            member_limit,
+        ) % {"count": member_limit}
+    else:
+        minutes = _wait(rows.filter(club=club), club_limit, now)
+        if minutes is None:
+            return
+        said = ngettext(
+            "The club has had %(count)s file prepared in the last hour, as many as it may.",
+            "The club has had %(count)s files prepared in the last hour, as many as it may.",
+            club_limit,
+        ) % {"count": club_limit}
+    again = ngettext(
+        "Try again in %(minutes)s minute; a file prepared already stays downloadable.",
+        "Try again in %(minutes)s minutes; a file prepared already stays downloadable.",
+        minutes,
+    ) % {"minutes": minutes}
+    raise ServiceError(f"{said} {again}")
+
+
 @transaction.atomic
 def file_request(
     *,
@@ -159,38 +280,52 @@ def file_request(
     kind: str,
     params: dict[str, Any],
     user: AbstractBaseUser | AnonymousUser,
-    shared: bool,
+    role: str | None,
+    readers: str = Role.OWNER,
 ) -> PreparedFile:
-    """The row of the file being prepared for this request: one already on its way, or new.
+    """The row of the file prepared for this request: one on its way or (for a kind with a
+    version) ready for the same data, else a new one, whose build is queued.
 
-    `shared`: the asker may download what others asked for (the owner), so he gets their
-    row too. A new row supersedes the same file's failed or stuck ones.
+    `role` is the asker's in the club (None: no member); `readers` the least role that may
+    download the file. Refused (ServiceError, nothing made) to anyone below `readers`, and
+    past the hourly limits for a new build. A new row supersedes the same file's failed or
+    stuck ones.
     """
     if kind not in BUILDERS:
         raise LookupError(f"no builder of {kind!r} files is registered")
+    if not user.is_authenticated or role is None or ROLE_RANK[role] < ROLE_RANK[readers]:
+        raise ServiceError(_refusal(user, role))
     advisory_lock(FILE_LOCK, club.pk)
     now = timezone.now()
     key = params_key(params)
-    same = PreparedFile.objects.filter(club=club, kind=kind, params_key=key, expires_at__gt=now)
-    on_its_way = same.filter(
-        Q(state=FileState.PENDING) | Q(state=FileState.RUNNING, started_at__gte=now - STALE_AFTER)
+    version = data_version(kind, club, params)
+    same = PreparedFile.objects.filter(
+        club=club,
+        kind=kind,
+        params_key=key,
+        version=version,
+        readers=readers,
+        expires_at__gt=now,
     )
-    if not shared:
-        on_its_way = on_its_way.filter(requested_by=user.pk)
-    found = on_its_way.defer("content").order_by("-requested_at").first()
+    usable = Q(state=FileState.PENDING) | Q(
+        state=FileState.RUNNING, started_at__gte=now - STALE_AFTER
+    )
+    if version:
+        usable |= Q(state=FileState.READY)  # built from the same data: the same file
+    found = same.filter(usable).defer("content").order_by("-requested_at").first()
     if found is not None:
         return found
+    _check_limits(club, user, now)
     prune(now)
-    superseded = same.filter(JOB.restartable(now))
-    if not shared:
-        superseded = superseded.filter(requested_by=user.pk)
-    superseded.delete()
+    same.filter(JOB.restartable(now)).delete()
     prepared = PreparedFile.objects.create(
         club=club,
         kind=kind,
         params=params,
         params_key=key,
-        requested_by=user if user.is_authenticated else None,
+        version=version,
+        readers=readers,
+        requested_by=user,
         requested_at=now,
         expires_at=now + LIFETIME,
     )
@@ -219,7 +354,7 @@ def _claim(file_id: int) -> tuple[PreparedFile, int] | None:
     return JOB.claim(rows.filter(pk=file_id, expires_at__gt=timezone.now()))
 
 
-@task()
+@task(queue_name=QUEUE)
 def build_file_task(*, file_id: int) -> int:
     """Build the waiting file and store it; returns its size in bytes (0: nothing done).
 
@@ -284,15 +419,15 @@ def file_for_viewer(
     access: ClubAccess, user: AbstractBaseUser | AnonymousUser, file_id: int, *, content=False
 ) -> PreparedFile:
     """The club's file `file_id` if this visitor may have it: the member who asked for it,
-    or an owner. 404 for anyone outside the club and for a file that has expired; 403 for
-    the club's other members."""
+    or any member of at least its `readers` role (an owner: every file). 404 for anyone
+    outside the club and for a file that has expired; 403 for the club's other members."""
     rows = PreparedFile.objects.filter(
         club=access.club, pk=file_id, expires_at__gt=timezone.now()
     ).select_related("club", "requested_by")
     prepared = (rows if content else rows.defer("content")).first()
     if prepared is None or access.role is None:
         raise Http404
-    if not access.can_manage and prepared.requested_by_id != user.pk:
+    if prepared.requested_by_id != user.pk and not may_prepare(access, prepared.readers):
         raise PermissionDenied
     return prepared
 

@@ -1,8 +1,8 @@
 """A prepared file's page (its state, polled while it is built) and its download, and the
 club's background work page: what is waiting or has failed, and a restart (owner only).
 
-Only the member who asked for a file and the club's owner may see it
-(competition.files.services).
+Only the member who asked for a file and the club's members of the role it is for (the
+owner: every file) may see it (competition.files.services).
 """
 
 from __future__ import annotations

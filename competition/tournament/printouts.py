@@ -11,31 +11,36 @@ Each builder reads what it prints through competition.tournament.selectors, rend
 template of ``templates/competition/print/`` and returns the PDF's bytes. The templates are
 never served to a browser: the stylesheet (static/css/print_tournament.css) is handed to
 WeasyPrint by its path, and the fonts are DejaVu Sans (Cyrillic included), installed with
-pango. Each builder has a cheap size (``*_size``: pages or lines, from one small query or
-none), so a caller can decide to prepare a big file in the background: bench/printouts.py
-prints the milliseconds per unit.
+pango. Each builder has a cheap size that counts everything it draws (``*_size``: the
+protocols' pages, the seating's players, the standings' cells and penalties; one small
+query or none), so a caller can decide to prepare a big file in the background:
+bench/printouts.py prints the milliseconds per unit. Each big one has a version of what it
+prints (``*_version``), under which a prepared file is shared until the data change.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING
 
 from django.contrib.staticfiles import finders
+from django.db.models import Count, Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from club.models import Club
+from club.models import Club, Role
 from competition.files import services as files
 from competition.lib import tournament_scoring as ts
-from competition.models import Entry, PenaltyUnit, Round, RoundState, Scoring, Tournament
+from competition.models import Entry, Penalty, PenaltyUnit, Round, RoundState, Scoring, Tournament
 from competition.tournament import selectors
 from competition.tournament.messages import bye_reason_text
+from competition.tournament.standings import StandingsPage
 from scoring import engine
 from scoring.drawing import Drawing, pulka_drawing
 from scoring.formatting import rounded
@@ -299,13 +304,54 @@ def protocols_pdf(round: Round, table: int | None = None) -> bytes:
 
 # Big printouts are prepared in the background (competition.files.services). Each threshold is about
 # a second's worth by bench/printouts.py: 90 ms a table's protocol, 2.1 s the seating of
-# 300 players, 2.9 s the standings of 300.
+# 300 players; the standings and the team standings by the cells they draw (Drawn), 1.05 to
+# 1.27 ms a cell in three runs (CPU time), so 800 cells: the standings of 80 players after
+# two rounds (ten columns with the default tie-breaks and the lot), or of 40 with 60 penalties.
 PROTOCOLS_THRESHOLD_TABLES = 12
 SEATING_THRESHOLD_PLAYERS = 140
-STANDINGS_THRESHOLD_LINES = 100
+STANDINGS_THRESHOLD_CELLS = 800
 PROTOCOLS_KIND = "tournament-protocols"
 SEATING_KIND = "tournament-seating"
 STANDINGS_KIND = "tournament-standings"
+TEAMS_KIND = "tournament-teams"
+# What each printout may be downloaded by, once prepared: what its page lets read it.
+PRINT_READERS = {
+    PROTOCOLS_KIND: Role.SECRETARY,  # they go on the tables
+    SEATING_KIND: Role.PLAYER,  # a draft's: the owner's (seating_readers)
+    STANDINGS_KIND: Role.PLAYER,
+    TEAMS_KIND: Role.PLAYER,
+}
+
+
+def seating_readers(round: Round) -> str:
+    return Role.OWNER if round.state == RoundState.DRAFT else PRINT_READERS[SEATING_KIND]
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+
+def _printed(tournament: Tournament) -> tuple:
+    """What every printout of the tournament prints around its data: the club's and the
+    tournament's names, its settings (the rules, the scoring) and the entrants' names."""
+    settings = [getattr(tournament, name) for name in Tournament.SETTINGS]
+    return tournament.club.name, settings, sorted(selectors.names(tournament).items())
+
+
+def round_version(club: Club, *, tournament_id: int, number: int) -> str:
+    """The version of a round's seating and protocols: its state and seating, and the
+    names and settings they print (two small queries)."""
+    round = _round_of(club, tournament_id, number)
+    return _digest(_printed(round.tournament), round.number, round.state, round.seating)
+
+
+def standings_version(club: Club, *, tournament_id: int, after: int | None = None) -> str:
+    """The version of the standings (after round `after`): the standings page's cache
+    version (results, confirmed rounds, penalties, settings, names and teams), and whether
+    the tournament is over (the title says "final")."""
+    tournament = Tournament.objects.select_related("club").get(club=club, pk=tournament_id)
+    page = StandingsPage(tournament, through=after)
+    return _digest(page.version, tournament.club.name, tournament.finished_at)
 
 
 def _round_of(club: Club, tournament_id: int, number: int) -> Round:
@@ -326,21 +372,25 @@ def standings_what(after: int | None) -> str:
     return _("standings after round %(number)s") % {"number": after}
 
 
-@files.register(SEATING_KIND, label=gettext_lazy("A round's seating (PDF)"))
+@files.register(SEATING_KIND, label=gettext_lazy("A round's seating (PDF)"), version=round_version)
 def seating_file(club: Club, *, tournament_id: int, number: int) -> files.BuiltFile:
     round = _round_of(club, tournament_id, number)
     name = filename(round.tournament, seating_what(round))
     return files.BuiltFile(name, "application/pdf", seating_pdf(round))
 
 
-@files.register(STANDINGS_KIND, label=gettext_lazy("The standings (PDF)"))
+@files.register(
+    STANDINGS_KIND, label=gettext_lazy("The standings (PDF)"), version=standings_version
+)
 def standings_file(club: Club, *, tournament_id: int, after: int | None) -> files.BuiltFile:
     tournament = Tournament.objects.select_related("club").get(club=club, pk=tournament_id)
     name = filename(tournament, standings_what(after))
     return files.BuiltFile(name, "application/pdf", standings_pdf(tournament, after))
 
 
-@files.register(PROTOCOLS_KIND, label=gettext_lazy("A round's table protocols (PDF)"))
+@files.register(
+    PROTOCOLS_KIND, label=gettext_lazy("A round's table protocols (PDF)"), version=round_version
+)
 def protocols_file(club: Club, *, tournament_id: int, number: int) -> files.BuiltFile:
     """Every table's protocol of a published round, as one file (the worker's way)."""
     round = _round_of(club, tournament_id, number)
@@ -348,6 +398,15 @@ def protocols_file(club: Club, *, tournament_id: int, number: int) -> files.Buil
     return files.BuiltFile(
         filename(round.tournament, what), "application/pdf", protocols_pdf(round)
     )
+
+
+@files.register(
+    TEAMS_KIND, label=gettext_lazy("The team standings (PDF)"), version=standings_version
+)
+def teams_file(club: Club, *, tournament_id: int) -> files.BuiltFile:
+    tournament = Tournament.objects.select_related("club").get(club=club, pk=tournament_id)
+    name = filename(tournament, _("teams"))
+    return files.BuiltFile(name, "application/pdf", team_standings_pdf(tournament))
 
 
 def filename(tournament: Tournament, what: str) -> str:
@@ -395,9 +454,54 @@ def _teams(tournament: Tournament) -> list[tuple[int, str]]:
     return list(entries.values_list("player_id", "team"))
 
 
-def standings_size(tournament: Tournament) -> int:
-    """The lines: one per entry (one small query)."""
-    return Entry.objects.filter(tournament=tournament).count()
+@dataclass(frozen=True)
+class Drawn:
+    """What a table of standings draws: `lines` of `columns` cells, and `listed` more things
+    (the penalties listed under the standings, the members named in the teams' lines), each
+    costing about `cells_each` cells. `cells` is what its threshold counts."""
+
+    lines: int
+    columns: int
+    listed: int = 0
+    cells_each: int = 1
+
+    @property
+    def cells(self) -> int:
+        return self.lines * self.columns + self.listed * self.cells_each
+
+
+# A penalty in the list under the standings, with the longest reason, costs about as much as
+# this many cells of the standings: bench/printouts.py measures 3.2 (penalty_cells: 3.3 ms a
+# penalty), the report of issue #22 about 8 on its machine (1,000 penalties took the standings
+# of 101 players from 0.70 s to 7.6 s); 6 errs towards preparing. A member's name in his
+# team's line costs about one cell (teams_ms_per_cell: 1.07 ms, with the members so counted).
+PENALTY_CELLS = 6
+
+
+def _confirmed_count(tournament: Tournament, after: int | None) -> int:
+    rounds = Round.objects.filter(tournament=tournament, state=RoundState.CONFIRMED)
+    if after is not None:
+        rounds = rounds.filter(number__lte=after)
+    return rounds.count()
+
+
+def standings_size(tournament: Tournament, after: int | None = None) -> Drawn:
+    """A line per entry, a column per round counted and per tie-break (with the place, the
+    name, the total, and the team, the penalty and the lot where they are printed), and a
+    line per penalty (three small queries)."""
+    entries = Entry.objects.filter(tournament=tournament).aggregate(
+        lines=Count("pk"), in_teams=Count("pk", filter=~Q(team=""))
+    )
+    penalties = Penalty.objects.filter(tournament=tournament).count()
+    columns = (
+        3
+        + _confirmed_count(tournament, after)
+        + len(selectors.tie_breaks(tournament))
+        + bool(entries["in_teams"])
+        + bool(penalties)
+        + tournament.lot
+    )
+    return Drawn(entries["lines"], columns, listed=penalties, cells_each=PENALTY_CELLS)
 
 
 def _penalty(line: ts.Line, unit: ts.Unit) -> str:
@@ -481,15 +585,14 @@ def standings_pdf(tournament: Tournament, after: int | None = None) -> bytes:
 # --- teams ------------------------------------------------------------------------------------
 
 
-def team_standings_size(tournament: Tournament) -> int:
-    """The teams (one small query)."""
-    return (
-        Entry.objects.filter(tournament=tournament)
-        .exclude(team="")
-        .values("team")
-        .distinct()
-        .count()
-    )
+def team_standings_size(tournament: Tournament) -> Drawn:
+    """A line per team, with a column per round counted (and the place, the team, the
+    total and the best round), and the members' names listed in the lines (two small
+    queries)."""
+    in_teams = Entry.objects.filter(tournament=tournament).exclude(team="")
+    counts = in_teams.aggregate(teams=Count("team", distinct=True), members=Count("pk"))
+    columns = 4 + _confirmed_count(tournament, None)
+    return Drawn(counts["teams"], columns, listed=counts["members"])
 
 
 def _team_title(tournament: Tournament, rounds: list[int]) -> str:

@@ -28,9 +28,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.errors import ServiceError
-from club.models import Club, Player
+from club.models import Club, Membership, Player, Role
+from club.names import EMPTY, InvalidName, normalise_text
 from club.services import ClubError, roster_players_for_names
 from competition.lib import seating
 from competition.lib import tournament_scoring as ts
@@ -64,10 +66,31 @@ from scoring.services import (
 
 #: Whists or points a judge may take away at once, either way.
 PENALTY_MAX = 100_000
+#: Penalties a tournament may hold (withdrawals included): each is a line of the standings'
+#: printout and of the penalties page; a real judge gives a handful a round.
+PENALTIES_MAX = 500
 
 
 class TournamentServiceError(ServiceError):
     pass
+
+
+# The names typed here and shown to others, by the one rule for names (club.names), as the
+# messages and the forms (competition.tournament.forms) name them.
+TOURNAMENT_NAME = gettext_lazy("The tournament's name")
+TOURNAMENT_NAME_MAX = Tournament._meta.get_field("name").max_length
+TEAM_NAME = gettext_lazy("The team's name")
+TEAM_NAME_MAX = Entry._meta.get_field("team").max_length
+PENALTY_REASON = gettext_lazy("The reason")
+
+
+def _team_name(team: str, field: str = "team") -> str:
+    try:
+        return normalise_text(
+            team, max_length=TEAM_NAME_MAX, what=TEAM_NAME, required=False, field=field
+        )
+    except InvalidName as exc:
+        raise TournamentServiceError(exc.message, field=field) from exc
 
 
 def _problem(problem: Problem, names: dict[int, str] | None = None) -> TournamentServiceError:
@@ -185,13 +208,13 @@ def _check_settings(fields: dict) -> None:
     columns; missing ones take the model's defaults). Normalises `rules` and `caps`."""
     name = fields.get("name")
     if name is not None:
-        fields["name"] = name = str(name).strip()
-        if not name:
-            raise TournamentServiceError(_("Name the tournament."), field="name")
-        if len(name) > 120:
-            raise TournamentServiceError(
-                _("A name has at most %(max)s characters.") % {"max": 120}, field="name"
+        try:
+            fields["name"] = normalise_text(
+                str(name), max_length=TOURNAMENT_NAME_MAX, what=TOURNAMENT_NAME
             )
+        except InvalidName as exc:
+            message = _("Name the tournament.") if exc.code == EMPTY else exc.message
+            raise TournamentServiceError(message, field="name") from exc
     rounds = fields.get("round_count", 5)
     if not _in_range(rounds, 1, 15):
         raise TournamentServiceError(
@@ -410,6 +433,7 @@ def entries_add(*, tournament: Tournament, names: Sequence[str], team: str = "")
     drawn before they came must be drawn again: its check says who has no seat)."""
     locked = _lock(tournament)
     _not_over(locked)
+    team = _team_name(team)
     names = [name for name in names if name.strip()]
     if not names:
         raise TournamentServiceError(_("Name at least one player."), field="names")
@@ -428,15 +452,15 @@ def entries_add(*, tournament: Tournament, names: Sequence[str], team: str = "")
         )
     first = next_round(locked)
     return Entry.objects.bulk_create(
-        Entry(tournament=locked, player=player, team=team.strip()[:60], first_round=first)
-        for player in players
+        Entry(tournament=locked, player=player, team=team, first_round=first) for player in players
     )
 
 
 @transaction.atomic
 def entry_update(*, entry: Entry, team: str) -> Entry:
+    team = _team_name(team)
     _lock(entry.tournament)
-    entry.team = team.strip()[:60]
+    entry.team = team
     entry.save(update_fields=["team"])
     return entry
 
@@ -875,8 +899,13 @@ def table_end(*, round: Round, number: int, by: AbstractBaseUser | None) -> None
     """The judge ends a table on time: settled as unfinished (set aside if it has no deal,
     and then it counts 0 for everyone). Also a table of a confirmed round that a correction
     set running again."""
-    _lock(round.tournament)
+    tournament = _lock(round.tournament)
     locked = _locked_round_in(round, RoundState.PUBLISHED, RoundState.PLAYING, RoundState.CONFIRMED)
+    if locked.state == RoundState.PUBLISHED and not _is_organiser(tournament, by):
+        raise TournamentServiceError(
+            _("Round %(number)s has not started: only the organiser can end its tables.")
+            % {"number": locked.number}
+        )
     table = RoundTable.objects.filter(round=locked, number=number).select_related("pulka").first()
     if table is None:
         raise TournamentServiceError(
@@ -892,6 +921,13 @@ def table_end(*, round: Round, number: int, by: AbstractBaseUser | None) -> None
             pulka_abandon(pulka=pulka, abandoned_by=by)
     except ScoringError as exc:
         raise TournamentServiceError(exc.message) from exc
+
+
+def _is_organiser(tournament: Tournament, user: AbstractBaseUser | None) -> bool:
+    """The club's owner organises its tournaments (None: the system, a restore or a bench)."""
+    if user is None:
+        return True
+    return Membership.objects.filter(club=tournament.club_id, user=user, role=Role.OWNER).exists()
 
 
 @transaction.atomic
@@ -940,8 +976,14 @@ def penalty_add(
     reason: str,
     by: AbstractBaseUser | None,
 ) -> Penalty:
-    """A judge's penalty, kept in the history (withdraw one with the opposite amount)."""
+    """A judge's penalty, kept in the history (withdraw one with the opposite amount); at
+    most PENALTIES_MAX in a tournament."""
     locked = _lock(tournament)
+    if Penalty.objects.filter(tournament=locked).count() >= PENALTIES_MAX:
+        raise TournamentServiceError(
+            _("A tournament holds at most %(max)s penalties: this one has them all.")
+            % {"max": PENALTIES_MAX}
+        )
     if not Entry.objects.filter(tournament=locked, player_id=player_id).exists():
         raise TournamentServiceError(_("Choose a player of this tournament."), field="player")
     if (

@@ -17,6 +17,7 @@ import copy
 from collections.abc import Callable
 
 from django.contrib import messages
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -26,7 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from club.access import ClubAccess, get_club_for_user
 from club.errors import ServiceError
 from club.models import Role
-from club.params import parse_int
+from club.params import PAGE_MAX, int_param, parse_int
 from club.rendering import (
     after_action,
     club_context,
@@ -54,6 +55,7 @@ HOME = "competition/tournament_detail.html"
 ENTRIES = "competition/tournament_entries.html"
 PENALTIES = "competition/tournament_penalties.html"
 ROUND = "competition/tournament_round.html"
+ROWS_PER_PAGE = 100  # the entries and the penalties, a page at a time (?page=)
 
 
 def _gate(
@@ -69,6 +71,18 @@ def _url(name: str, tournament: Tournament, *args: object) -> str:
 
 def _has_published(tournament: Tournament) -> bool:
     return tournament.rounds.exclude(state=RoundState.DRAFT).exists()
+
+
+def _page(request: HttpRequest, rows: list) -> Page:
+    """The page of `rows` that ?page= asks for: past the last, the last (as every list)."""
+    page = int_param(request.GET.get("page"), low=1, high=PAGE_MAX)
+    return Paginator(rows, ROWS_PER_PAGE).get_page(page)
+
+
+def _same_page(request: HttpRequest, url: str) -> str:
+    """`url` on the page of the list the request came from (an action keeps its page)."""
+    page = int_param(request.GET.get("page"), low=1, high=PAGE_MAX)
+    return f"{url}?page={page}" if page is not None and page > 1 else url
 
 
 def _level(ok: bool) -> int:
@@ -212,10 +226,13 @@ def _entries(
     ok: bool = True,
 ) -> HttpResponse:
     entries = selectors.entries(tournament)
+    page = _page(request, entries)
     context = club_context(
         access,
         tournament=tournament,
-        entries=entries,
+        entries=page,
+        # An action on a row answers with the same page.
+        page_query=f"?page={page.number}" if page.number > 1 else "",
         active=sum(1 for e in entries if e.is_active),
         outcome=outcome,
         ok=ok,
@@ -223,6 +240,7 @@ def _entries(
     if access.can_manage:
         context["form"] = form or EntriesForm()
         context["roster"] = pages.roster_names(tournament)
+        context["everyone"] = entries  # whom a substitute may play for
     return render_page(request, ENTRIES, context, fragment="entries")
 
 
@@ -234,7 +252,7 @@ def _entries_answer(
         request,
         outcome,
         level=_level(ok),
-        url=_url("tournament-entries", tournament),
+        url=_same_page(request, _url("tournament-entries", tournament)),
         fragment=lambda said: _entries(request, access, tournament, outcome=said, ok=ok),
     )
 
@@ -381,7 +399,8 @@ def _penalties_page(
     context = club_context(
         access,
         tournament=tournament,
-        penalties=pages.penalty_history(tournament),
+        penalties=_page(request, pages.penalty_history(tournament)),
+        penalties_max=services.PENALTIES_MAX,
         form=form if access.can_manage else None,
         rounds=rounds,
         outcome=outcome,
@@ -593,8 +612,9 @@ def _round_action(
         outcome, ok = act(request, round), True
     except ServiceError as exc:
         outcome, ok = exc.message, False
-    if ok:
-        round = selectors.round_of(tournament, number)
+    # Read again either way: a refused action (a confirm that lost a race to another) shows
+    # the round as it now is, not as it was when the request came.
+    round = selectors.round_of(tournament, number)
     return _round_answer(request, access, round, outcome, ok)
 
 
@@ -637,7 +657,8 @@ def round_start(
 def round_end_table(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
-    """A secretary may end a table on time, as the owner may."""
+    """A secretary may end a table of a running round on time, as the owner may; a table of
+    a round that has not started, only the owner (the service says so)."""
     return _round_action(request, club_slug, tournament_id, number, _end, role=Role.SECRETARY)
 
 

@@ -5,6 +5,10 @@ public club, its members for a private one); the table protocols, a secretary or
 (they go on the tables). A draft's seating is the owner's alone, marked DRAFT; to anyone
 else a draft round does not exist yet (404), as a round that was never drawn.
 
+A big printout (by what it draws: bench/printouts.py) is prepared in the background instead,
+and only for a member who may download it then; a visitor who is none is told to log in
+or to ask a member (competition.files.services).
+
 An htmx request gets a client-side redirect to the same address instead of the file: htmx
 would swap the PDF's bytes into the page, while the browser downloads it.
 """
@@ -16,7 +20,7 @@ from collections.abc import Callable
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods
 
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
@@ -66,20 +70,42 @@ def _offer(
     amount: str,
     build: Callable[[], bytes],
     what: str,
+    readers: str | None = None,
 ) -> HttpResponse:
     """The PDF at once; a big one (`size` over `threshold`) takes seconds, so a GET answers
     a page with a button whose POST has it prepared in the background (competition.files.services),
-    leading to the page that offers it when it is ready."""
+    leading to the page that offers it when it is ready. Only a member who may download the
+    prepared file (of at least the role `readers`) gets the button; anyone else is told
+    to log in or to ask a member, and his POST is refused so."""
     big = size > threshold
+    readers = readers or printouts.PRINT_READERS[kind]
+
+    def prepare_page(outcome: str = "") -> HttpResponse:
+        context = club_context(
+            access,
+            tournament=tournament,
+            amount=amount,
+            may_prepare=files.may_prepare(access, readers),
+            outcome=outcome,
+        )
+        return render_page(request, PREPARE, context, fragment="prepare")
+
     if request.method == "POST":
         if not big:
             raise Http404  # only a big file is prepared
         return files.respond_or_prepare(
-            request, access, kind=kind, params=params, size=size, threshold=threshold
+            request,
+            access,
+            kind=kind,
+            params=params,
+            size=size,
+            threshold=threshold,
+            readers=readers,
+            back=request.get_full_path(),
+            refused=prepare_page,
         )
     if big:
-        context = club_context(access, tournament=tournament, amount=amount)
-        return render_page(request, PREPARE, context, fragment="prepare")
+        return prepare_page()
     if wants_fragment(request):
         return _download_in_browser(request)
     return _pdf(build(), printouts.filename(tournament, what))
@@ -108,6 +134,7 @@ def print_seating(
         amount=_("Players in this seating: %(count)s.") % {"count": size},
         build=lambda: printouts.seating_pdf(found),
         what=printouts.seating_what(found),
+        readers=printouts.seating_readers(found),
     )
 
 
@@ -155,29 +182,41 @@ def print_standings(request: HttpRequest, club_slug: str, tournament_id: int) ->
         after = parse_int(raw)
         if after is None or after not in printouts.confirmed_rounds(tournament):
             raise Http404
-    size = printouts.standings_size(tournament)
+    drawn = printouts.standings_size(tournament, after)
     return _offer(
         request,
         access,
         tournament,
         kind=printouts.STANDINGS_KIND,
         params={"tournament_id": tournament.pk, "after": after},
-        size=size,
-        threshold=printouts.STANDINGS_THRESHOLD_LINES,
-        amount=_("Lines of the standings: %(count)s.") % {"count": size},
+        size=drawn.cells,
+        threshold=printouts.STANDINGS_THRESHOLD_CELLS,
+        amount=_(
+            "Lines of the standings: %(lines)s, of %(columns)s columns; penalties: %(penalties)s."
+        )
+        % {"lines": drawn.lines, "columns": drawn.columns, "penalties": drawn.listed},
         build=lambda: printouts.standings_pdf(tournament, after),
         what=printouts.standings_what(after),
     )
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def print_teams(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     """The team standings, for a tournament with teams (404 without)."""
-    _access, tournament = _tournament(request, club_slug, tournament_id, None)
+    access, tournament = _tournament(request, club_slug, tournament_id, None)
     if not tournament.team_best:
         raise Http404
-    if wants_fragment(request):
-        return _download_in_browser(request)
-    return _pdf(
-        printouts.team_standings_pdf(tournament), printouts.filename(tournament, _("teams"))
+    drawn = printouts.team_standings_size(tournament)
+    return _offer(
+        request,
+        access,
+        tournament,
+        kind=printouts.TEAMS_KIND,
+        params={"tournament_id": tournament.pk},
+        size=drawn.cells,
+        threshold=printouts.STANDINGS_THRESHOLD_CELLS,
+        amount=_("Teams: %(lines)s, of %(columns)s columns.")
+        % {"lines": drawn.lines, "columns": drawn.columns},
+        build=lambda: printouts.team_standings_pdf(tournament),
+        what=_("teams"),
     )
