@@ -7,10 +7,20 @@ counts in the leagues and ratings; a table's deal cap), its leagues and its tour
 (settings, entries, rounds with their seatings and tables, penalties; players by name).
 People are named by username in the document; its ``users`` list gives each one's e-mail.
 
-`club_restore` stores such a document as a new club (or into an empty one) through the
-services: the engine checks every pulka, the result caches and the ratings are rebuilt, never
-copied. Accounts are matched by e-mail when the document has one, else by username; a missing
-account is created inactive and without a usable password. All or nothing.
+`document_read` parses such a file with bounds (its depth, the digits of its numbers) and
+`club_restore` stores it as a new club (or into an empty one) through the services, after
+counting what it holds (at most MAX_DEALS deals...): the engine checks every pulka, the result
+caches and the ratings are rebuilt, never copied. Every name in it follows the one rule for
+names (club.names). All or nothing; every bad file gets a message, never a traceback.
+
+Who the file's people are is not the file's word. By default nobody of this site becomes
+anything: the club gets the owner the administrator names (`owner`), the file's members come
+as roster names only, and each member with an e-mail address gets an invitation link (bound to
+his roster name, with his role) that the owner sees on the invitations page and may send; who
+entered what is kept with nobody named. Only with `link_members` (`--link-members`, staff on
+the command line) are the file's people matched to this site's accounts, by e-mail when the
+document has one, else by username, a missing account created inactive and without a usable
+password; a staff or superuser account is never matched.
 
 The whole site's disaster recovery is pg_dump's job (README.md), not this one's.
 """
@@ -19,6 +29,10 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,17 +40,21 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import transaction
+from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club import invitations
 from club import services as club_services
 from club.errors import ServiceError
 from club.models import Club, Membership, Player, Role
+from club.names import InvalidName, name_key, normalise_text
+from club.params import MAX_DIGITS
 from competition.files import services as files
 from competition.league import services as leagues
+from competition.league.forms import LEAGUE_NAME
 from competition.lib.seating import Method
 from competition.models import (
     Entry,
@@ -53,13 +71,171 @@ from competition.rating import ratings
 from competition.tournament import services as tournament_services
 from scoring import engine, exchange
 from scoring import services as scoring_services
+from scoring.forms import EVENING_NOTES, EVENING_NOTES_MAX, EVENING_VENUE
 from scoring.models import Deal, DealRevision, Evening, Pulka, StatusChange
 
 FORMAT = "pulka-club/1"
 
+# What a file may hold (README.md, "Moving a club"). The largest clubs we know keep about
+# 20,000 deals, 21 MB of backup (bench/files.py); the bounds leave them ten times that, and
+# refuse a crafted file before it costs minutes and gigabytes. `import_club --max-size` lets
+# staff read a larger file; the counts are checked before anything is stored.
+MAX_FILE_MB = 200
+MAX_DEALS = 200_000
+MAX_HISTORY_LINES = 1_000_000  # revisions and status changes, all pulkas together
+MAX_ROWS = 200_000  # users, members, players, evenings, pulkas, leagues, tournaments' rows
+# JSON objects and lists, counted in the text before it is parsed: a backup has about 8 for
+# each deal (the demo's: 8.2, history included), and parsing costs memory by them (200 MB of
+# "{}," would be 66 million dicts, some 5 GB).
+MAX_CONTAINERS = 20 * MAX_DEALS
+# A pulka-club/1 file nests about ten deep (a revision's deal's calls); a number has at most
+# MAX_DIGITS digits (a 64-bit column's; every number of a club has a few). While parsing, the
+# bound is Python's smallest for int() (640 digits), checked by json's own parser.
+MAX_DEPTH = 40
+PARSE_DIGITS = 640
+
 
 class BackupError(ServiceError):
     """A club document that cannot be restored here, and why."""
+
+
+# --- reading a file -------------------------------------------------------------------------
+
+
+class _NotANumber(ValueError):
+    pass
+
+
+def _json_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e999
+        raise _NotANumber(text)
+    return number
+
+
+def _json_constant(text: str) -> None:
+    raise _NotANumber(text)  # NaN and Infinity: no JSON of ours writes them
+
+
+@contextmanager
+def _int_digits(limit: int) -> Iterator[None]:
+    """Python's bound on the digits int() reads, lowered for a while: json's own (C) parser
+    then refuses a longer integer at once, where a parse_int hook called for every number
+    of the file would cost a second per million numbers. The command's process reads one
+    file and does nothing else meanwhile."""
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(limit)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(before)
+
+
+def _too_long(number: int) -> BackupError:
+    return BackupError(
+        _("This file holds a number of %(digits)s digits: no club backup has one so long.")
+        % {"digits": len(str(abs(number)))}
+    )
+
+
+def _check_values(document: Any) -> None:
+    """Refuse values nested more than MAX_DEPTH deep, or an integer of more than MAX_DIGITS
+    digits: a walk level by level (no recursion), once the counts are known to be sane."""
+    bound = 10**MAX_DIGITS
+    level, depth = [document], 1
+    while level:
+        if depth > MAX_DEPTH:
+            raise _nested_too_deeply()
+        below = []
+        for value in level:
+            for child in value.values() if isinstance(value, dict) else value:
+                if isinstance(child, dict | list):
+                    below.append(child)
+                elif type(child) is int and not -bound < child < bound:
+                    raise _too_long(child)
+        level, depth = below, depth + 1
+
+
+def document_read(text: str) -> Any:
+    """The JSON of a club's backup file, read with bounds: at most MAX_CONTAINERS objects and
+    lists before parsing; numbers of at most PARSE_DIGITS digits, no NaN or Infinity while
+    parsing; then the counts of club_restore (MAX_DEALS...), and only then nesting at most
+    MAX_DEPTH deep and integers of at most MAX_DIGITS digits (a walk over every value). A
+    BackupError says what is wrong; nothing here raises anything else."""
+    containers = text.count("{") + text.count("[")  # braces in strings too: an upper bound
+    if containers > MAX_CONTAINERS:
+        raise BackupError(
+            _(
+                "This file holds %(count)s JSON objects and lists; a club backup restored "
+                "here holds at most %(max)s. Nothing was restored."
+            )
+            % {"count": containers, "max": MAX_CONTAINERS}
+        )
+    try:
+        with _int_digits(PARSE_DIGITS):
+            document = json.loads(text, parse_float=_json_float, parse_constant=_json_constant)
+    except json.JSONDecodeError as exc:
+        raise BackupError(
+            _("This is not a JSON file: %(problem)s at line %(line)s, column %(column)s.")
+            % {"problem": exc.msg, "line": exc.lineno, "column": exc.colno}
+        ) from exc
+    except RecursionError as exc:
+        raise _nested_too_deeply() from exc
+    except _NotANumber as exc:
+        raise BackupError(
+            _("This is not a JSON file: it holds %(value)s, which is no number.") % {"value": exc}
+        ) from exc
+    except ValueError as exc:  # int() refused an integer over PARSE_DIGITS digits
+        raise BackupError(
+            _("This file holds a number of more than %(max)s digits: no club backup has one.")
+            % {"max": PARSE_DIGITS}
+        ) from exc
+    if isinstance(document, dict):
+        _check_counts(document)
+    if isinstance(document, dict | list):
+        _check_values(document)
+    return document
+
+
+def _nested_too_deeply() -> BackupError:
+    return BackupError(
+        _("This file nests its values more than %(max)s deep: no club backup does.")
+        % {"max": MAX_DEPTH}
+    )
+
+
+def _list(data: Any, key: str) -> list:
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def _check_counts(document: dict) -> None:
+    """Refuse a file that holds more than the bounds, before anything is stored: counting
+    takes a walk over the evenings' lists (no deal is read)."""
+    deals = history = 0
+    rows = sum(len(_list(document, key)) for key in ("users", "members", "players", "leagues"))
+    for evening in _list(document, "evenings"):
+        pulkas = _list(evening, "pulkas")
+        rows += 1 + len(pulkas)
+        for entry in pulkas:
+            played = _list(entry.get("pulka") if isinstance(entry, dict) else None, "deals")
+            deals += max(len(played), len(_list(entry, "deals")))
+            history += len(_list(entry, "revisions")) + len(_list(entry, "status_changes"))
+    for tournament in _list(document, "tournaments"):
+        rows += 1 + sum(len(_list(tournament, key)) for key in ("entries", "rounds", "penalties"))
+    for count, bound, what in (
+        (deals, MAX_DEALS, _("deals")),
+        (history, MAX_HISTORY_LINES, _("lines of history")),
+        (rows, MAX_ROWS, _("rows (people, evenings, pulkas, leagues, tournaments)")),
+    ):
+        if count > bound:
+            raise BackupError(
+                _(
+                    "This file holds %(count)s %(what)s; a club backup restored here holds at "
+                    "most %(max)s. Nothing was restored."
+                )
+                % {"count": count, "what": what, "max": bound}
+            )
 
 
 # --- export ---------------------------------------------------------------------------------
@@ -318,6 +494,9 @@ class RestoreReport:
     tournaments: int = 0
     matched_users: list[str] = field(default_factory=list)
     created_users: list[str] = field(default_factory=list)
+    # The invitation links made for the file's members (without link_members): for each, the
+    # roster name it is bound to (else the file's username), the e-mail address and the role.
+    invited: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 class _Reader:
@@ -361,6 +540,13 @@ class _Reader:
             raise self.bad(f"{where}.{key}")
         return value
 
+    def maybe_count(self, data: Any, key: str, where: str) -> int | None:
+        """A whole number (not a flag), or None where the file has none."""
+        value = data.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise self.bad(f"{where}.{key}")
+        return value
+
     def maybe_moment(self, data: Any, key: str, where: str) -> datetime.datetime | None:
         return None if data.get(key) is None else self.moment(data, key, where)
 
@@ -391,28 +577,56 @@ def _free_username(username: str) -> str:
     return candidate
 
 
-def _accounts(reader: _Reader, report: RestoreReport) -> dict[str, AbstractBaseUser]:
-    """The document's people as accounts of this site: found by e-mail (else username), or
-    created inactive without a usable password."""
-    User = get_user_model()
-    accounts: dict[str, AbstractBaseUser] = {}
+def _people(reader: _Reader) -> dict[str, dict]:
+    """The document's people (its "users" list) by username, each checked."""
+    people: dict[str, dict] = {}
     for i, row in enumerate(reader.items(reader.document, "users", "the file")):
         where = f"users[{i}]"
         username = reader.text(row, "username", where)
-        email = row.get("email") or ""
-        if not isinstance(email, str):
+        if not isinstance(row.get("email") or "", str):
             raise reader.bad(f"{where}.email")
+        people[username] = row
+    return people
+
+
+def _display_name(value: Any) -> str:
+    """A name from the file by the one rule for names; one it refuses is left out (it is
+    optional, and the person types his own)."""
+    try:
+        return club_services.display_name_clean(value if isinstance(value, str) else "")
+    except club_services.ClubError:
+        return ""
+
+
+def _accounts(people: dict[str, dict], report: RestoreReport) -> dict[str, AbstractBaseUser]:
+    """The document's people as accounts of this site (only with link_members): found by
+    e-mail (else username), or created inactive without a usable password. A staff or
+    superuser account is never one of them: the file is refused."""
+    User = get_user_model()
+    accounts: dict[str, AbstractBaseUser] = {}
+    for username, row in people.items():
+        email = row.get("email") or ""
         if email:
             found = list(User.objects.filter(email__iexact=email)[:2])
             user = found[0] if len(found) == 1 else None
         else:
             user = User.objects.filter(**{User.USERNAME_FIELD: username}).first()
+        if user is not None and (user.is_staff or user.is_superuser):
+            raise BackupError(
+                _(
+                    "The file's person %(person)s would be this site's staff account "
+                    "%(account)s: a backup never makes a staff or superuser account anything "
+                    "of a club. Restore without --link-members, or take %(person)s out of "
+                    "the file."
+                )
+                % {"person": username, "account": user.get_username()}
+            )
         if user is None:
             user = User(
                 **{User.USERNAME_FIELD: _free_username(username)},
                 email=email,
-                first_name=str(row.get("first_name") or "")[:150],
-                last_name=str(row.get("last_name") or "")[:150],
+                first_name=_display_name(row.get("first_name")),
+                last_name=_display_name(row.get("last_name")),
                 is_active=False,
             )
             user.set_unusable_password()
@@ -424,11 +638,106 @@ def _accounts(reader: _Reader, report: RestoreReport) -> dict[str, AbstractBaseU
     return accounts
 
 
+def _text(
+    reader: _Reader,
+    value: Any,
+    where: str,
+    *,
+    what: str,
+    max_length: int,
+    multiline: bool = False,
+    required: bool = False,
+) -> str:
+    """A name or short text of the file by the one rule for names (club.names)."""
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise reader.bad(where)
+    try:
+        return normalise_text(
+            value, max_length=max_length, what=what, multiline=multiline, required=required
+        )
+    except InvalidName as exc:
+        raise BackupError(
+            _("%(where)s: %(problem)s") % {"where": where, "problem": exc.message}
+        ) from exc
+
+
+def _refuse_twin(name: str, existing: Club | None) -> None:
+    """Refuse a name another club of the site has already (its key: case and spelling aside)."""
+    key = name_key(name)
+    others = Club.objects.exclude(pk=existing.pk) if existing is not None else Club.objects.all()
+    if any(name_key(other) == key for other in others.values_list("name", flat=True).iterator()):
+        raise BackupError(
+            _(
+                "Another club of this site is already called %(name)s: restore this one "
+                "under another name (--name NEW_NAME)."
+            )
+            % {"name": name}
+        )
+
+
+def _make_owner(club: Club, owner: AbstractBaseUser) -> None:
+    membership = Membership.objects.filter(club=club, user=owner).first()
+    if membership is None:
+        club_services.member_add(club=club, user=owner, role=Role.OWNER)
+    elif membership.role != Role.OWNER:
+        club_services.member_set_role(membership=membership, role=Role.OWNER)
+
+
+def _invite_members(
+    *,
+    club: Club,
+    owner: AbstractBaseUser,
+    members: list[dict],
+    people: dict[str, dict],
+    roster: dict[str, Player],
+    report: RestoreReport,
+) -> None:
+    """An invitation for each of the file's members with an e-mail address, addressed to that
+    address (only its owner can accept it), with his role, bound to his roster name (when it
+    is on the roster and free), made by the owner: he sees them on the club's invitations
+    page and sends their links. Nobody is mailed here."""
+    for row in members:
+        username = row.get("user")
+        email = people[username].get("email") if username is not None else ""
+        if not email:
+            continue
+        player = roster.get(username)
+        if player is not None and (not player.is_active or player.user_id is not None):
+            player = None
+        invitations.invitation_create(
+            club=club,
+            role=row["role"],
+            created_by=owner,
+            player=player,
+            valid_days=invitations.MAX_VALID_DAYS,
+            addressed_to=email,
+        )
+        report.invited.append((player.name if player else username, email, row["role"]))
+
+
 @transaction.atomic
-def club_restore(*, document: Any, slug: str | None = None) -> RestoreReport:
+def club_restore(
+    *,
+    document: Any,
+    slug: str | None = None,
+    name: str | None = None,
+    owner: AbstractBaseUser | None = None,
+    link_members: bool = False,
+) -> RestoreReport:
     """Store a pulka-club/1 document as the club `slug` (default: the document's), which
-    must be new or empty. Nothing is saved when any part of it is refused."""
+    must be new or empty, called `name` (default: the document's; no other club of the site
+    may be called so). Nothing is saved when any part of it is refused.
+
+    `owner` (an account of this site) becomes its owner; he is required unless
+    `link_members`, which matches the file's people to this site's accounts and gives them
+    the file's roles (the module's docstring). Without it, the file's members come as roster
+    names with invitation links (RestoreReport.invited) and nobody else of the site becomes
+    anything of the club.
+    """
     reader = _Reader(document)
+    _check_counts(document)
     data = reader.get(document, "club", dict, "the file")
     slug = slug or reader.text(data, "slug", "club")
     try:
@@ -446,37 +755,56 @@ def club_restore(*, document: Any, slug: str | None = None) -> RestoreReport:
             )
             % {"slug": slug}
         )
+    if owner is None and not link_members:
+        raise BackupError(
+            _(
+                "Name the restored club's owner, an account of this site (--owner USERNAME): "
+                "the file's members come as roster names, with invitations he can send."
+            )
+        )
+    try:
+        details = {
+            **club_services.club_details_clean(
+                name or reader.text(data, "name", "club"), _optional_text(reader, data, "city")
+            ),
+            "is_public": bool(data.get("is_public", True)),
+        }
+    except club_services.ClubError as exc:
+        raise BackupError(exc.message) from exc
+    _refuse_twin(details["name"], existing)
     report = RestoreReport()
-    accounts = _accounts(reader, report)
+    people = _people(reader)
+    accounts = _accounts(people, report) if link_members else {}
 
     def account(row: dict, key: str, where: str) -> AbstractBaseUser | None:
+        """The account of the file's person named at `key`: None for nobody, and for
+        everybody without link_members (what he did is kept with nobody named)."""
         name = row.get(key)
         if name is None:
             return None
-        if name not in accounts:
+        if not isinstance(name, str) or name not in people:
             raise reader.bad(f"{where}.{key}")
-        return accounts[name]
+        return accounts.get(name)
 
     members = reader.items(document, "members", "the file")
     for i, row in enumerate(members):
         if reader.text(row, "role", f"members[{i}]") not in Role.values:
             raise reader.bad(f"members[{i}].role")
+        account(row, "user", "members")
     owners = [account(m, "user", "members") for m in members if m["role"] == Role.OWNER]
-    details = {
-        "name": reader.text(data, "name", "club")[:120],
-        "city": str(data.get("city") or "")[:120],
-        "is_public": bool(data.get("is_public", True)),
-    }
+    creator = owner or next((user for user in owners if user is not None), None)
     try:
         if existing is not None:
             club = club_services.club_update(club=existing, **details)
-        elif owners and owners[0] is not None:
-            club = club_services.club_create(slug=slug, owner=owners[0], **details)
+        elif creator is not None:
+            club = club_services.club_create(slug=slug, owner=creator, **details)
             created_at = reader.moment(data, "created_at", "club")
             Club.objects.filter(pk=club.pk).update(created_at=created_at)
             club.refresh_from_db()
         else:  # a club without an owner (made in the admin) moves as it is
             club = Club.objects.create(slug=slug, **details)
+        if owner is not None:
+            _make_owner(club, owner)
         club = scoring_services.club_rules_update(
             club=club, rules=reader.get(data, "conventions", dict, "club")
         )
@@ -488,23 +816,42 @@ def club_restore(*, document: Any, slug: str | None = None) -> RestoreReport:
             joined = Membership.objects.filter(club=club, user=user)
             if not joined.exists():
                 club_services.member_add(club=club, user=user, role=row["role"])
-            elif existing is not None:
-                continue  # a member of the empty club already: his membership stays his
+            elif existing is not None or user == owner:
+                continue  # a member already: his membership stays his
             joined.update(created_at=reader.moment(row, "created_at", f"members[{i}]"))
+        roster: dict[str, Player] = {}  # by the file's username of the person it names
         for i, row in enumerate(reader.items(document, "players", "the file")):
             where = f"players[{i}]"
             player = club_services.player_add(club=club, name=reader.text(row, "name", where))
             user, active = account(row, "user", where), bool(row.get("is_active", True))
             if user is not None or not active:
-                club_services.player_update(
+                player = club_services.player_update(
                     player=player, name=player.name, user=user, is_active=active
                 )
+            if row.get("user") is not None:
+                roster[row["user"]] = player
+        if not link_members:
+            _invite_members(
+                club=club,
+                owner=owner,
+                members=members,
+                people=people,
+                roster=roster,
+                report=report,
+            )
         evenings, pulkas = _restore_evenings(reader, club, account, report)
         for i, row in enumerate(reader.items(document, "leagues", "the file")):
             where = f"leagues[{i}]"
             league = leagues.league_create(
                 club=club,
-                name=reader.text(row, "name", where)[:120],
+                name=_text(
+                    reader,
+                    reader.text(row, "name", where),
+                    f"{where}.name",
+                    what=LEAGUE_NAME,
+                    max_length=League._meta.get_field("name").max_length,
+                    required=True,
+                ),
                 start=reader.day(row, "start", where),
                 end=reader.day(row, "end", where),
                 rule=reader.text(row, "rule", where),
@@ -528,9 +875,28 @@ def club_restore(*, document: Any, slug: str | None = None) -> RestoreReport:
         raise BackupError(exc.message) from exc
     except (TypeError, ValueError) as exc:
         raise reader.bad(_("a value")) from exc
+    except (DataError, OverflowError) as exc:  # a number beyond its column
+        raise BackupError(
+            _("This club backup holds a number too large for this site's database.")
+        ) from exc
+    except ValidationError as exc:  # a column's own check (a flag that is no flag)
+        raise BackupError(
+            _("This club backup is damaged: %(problem)s") % {"problem": " ".join(exc.messages)}
+        ) from exc
+    except IntegrityError as exc:  # a constraint of the tables (a table numbered 0)
+        raise reader.bad(_("a value")) from exc
     # The result caches came with each pulka; the ratings are replayed once, from all of them.
     ratings.ratings_update(club=club)
     return report
+
+
+def _optional_text(reader: _Reader, data: dict, key: str) -> str:
+    value = data.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise reader.bad(f"club.{key}")
+    return value
 
 
 def _restore_evenings(
@@ -546,8 +912,21 @@ def _restore_evenings(
         evening = scoring_services.evening_create(
             club=club,
             date=reader.day(row, "date", where),
-            venue=str(row.get("venue") or "")[:120],
-            notes=str(row.get("notes") or ""),
+            venue=_text(
+                reader,
+                row.get("venue"),
+                f"{where}.venue",
+                what=EVENING_VENUE,
+                max_length=Evening._meta.get_field("venue").max_length,
+            ),
+            notes=_text(
+                reader,
+                row.get("notes"),
+                f"{where}.notes",
+                what=EVENING_NOTES,
+                max_length=EVENING_NOTES_MAX,
+                multiline=True,
+            ),
             created_by=account(row, "created_by", where),
             # A backup from before tournaments has no "counted": every evening counted.
             counted=reader.flag(row, "counted", where),
@@ -575,7 +954,7 @@ def _restore_evenings(
         revisions = [
             scoring_services.RestoredRevision(
                 number=reader.get(r, "number", int, f"{where}.revisions[{k}]"),
-                deal=r.get("deal"),
+                deal=reader.maybe_count(r, "deal", f"{where}.revisions[{k}]"),
                 action=reader.text(r, "action", f"{where}.revisions[{k}]"),
                 before=r.get("before"),
                 after=r.get("after"),
@@ -677,7 +1056,13 @@ def _restore_tournament(
         entry = Entry.objects.create(
             tournament=tournament,
             player=entrant,
-            team=str(data.get("team") or "")[:60],
+            team=_text(
+                reader,
+                data.get("team"),
+                f"{place}.team",
+                what=tournament_services.TEAM_NAME,
+                max_length=tournament_services.TEAM_NAME_MAX,
+            ),
             status=status,
             first_round=number(data, "first_round", place),
             last_round=number(data, "last_round", place, optional=True),
@@ -749,7 +1134,14 @@ def _restore_tournament(
             round=number(data, "round", place),
             amount=number(data, "amount", place),
             unit=unit,
-            reason=reader.text(data, "reason", place)[:200],
+            reason=_text(
+                reader,
+                reader.text(data, "reason", place),
+                f"{place}.reason",
+                what=tournament_services.PENALTY_REASON,
+                max_length=Penalty._meta.get_field("reason").max_length,
+                required=True,
+            ),
             created_by=account(data, "created_by", place),
             created_at=reader.moment(data, "created_at", place),
         )

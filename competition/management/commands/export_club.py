@@ -14,7 +14,7 @@ class Command(BaseCommand):
     help = (
         "Export the club SLUG as one pulka-club/1 JSON file: the club and its conventions, "
         "members, roster, evenings, pulkas with their history, and leagues. "
-        "import_club restores it, on this site or another."
+        "import_club FILE --owner USERNAME restores it, on this site or another."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
