@@ -253,7 +253,7 @@ class Invitation(models.Model):
     # An invitation addressed to one person (club.invitations.invitation_address): what the
     # owner typed, a username or an address, and the account it names, if any. Only that
     # person may accept it, or decline it; an open link (addressed_to "") is anybody's.
-    addressed_to = models.CharField(_("for"), max_length=254, blank=True)
+    addressed_to = models.CharField(_("addressed to"), max_length=254, blank=True)
     addressed_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,

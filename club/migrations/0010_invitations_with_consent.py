@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='invitation',
             name='addressed_to',
-            field=models.CharField(blank=True, max_length=254, verbose_name='for'),
+            field=models.CharField(blank=True, max_length=254, verbose_name='addressed to'),
         ),
         migrations.AddField(
             model_name='invitation',

@@ -13,6 +13,7 @@ import os
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from competition.backup import services as backup
@@ -157,7 +158,7 @@ def _read(file: str, max_mb: int) -> str:
                     "%(file)s is %(size)s MB: a club backup is read up to %(max)s MB. "
                     "Staff may allow a larger one with --max-size MB."
                 )
-                % {"file": file, "size": f"{size / MEGABYTE:.1f}", "max": max_mb}
+                % {"file": file, "size": number_format(size / MEGABYTE, 1), "max": max_mb}
             )
         with open(file, encoding="utf-8-sig") as f:
             return f.read()
