@@ -9,8 +9,8 @@ from django.core.management import CommandError, call_command
 from scoring.exchange import pulka_document, sheet_document
 from scoring.models import Pulka
 from tests.conftest import make_evening, make_pulka
-from tests.engine.test_golden import BAD, GOOD, expected_of, load
-from tests.scoring.test_exchange import error_of, stored_rows
+from tests.engine.factories import BAD, GOOD, error_of, expected_of, load
+from tests.scoring.factories import stored_rows
 
 pytestmark = pytest.mark.django_db
 

@@ -46,8 +46,7 @@ def counts() -> dict[str, int]:
     }
 
 
-def test_loading_the_demo_twice_duplicates_nothing():
-    load_demo()
+def test_loading_the_demo_twice_duplicates_nothing(demo):
     first = counts()
 
     load_demo()
@@ -63,10 +62,8 @@ def test_loading_the_demo_twice_duplicates_nothing():
     assert first["Deal"] > 100
 
 
-def test_every_login_works_and_has_its_role():
-    logins = load_demo()
-
-    club = Club.objects.get(slug=CLUB_SLUG)
+def test_every_login_works_and_has_its_role(demo, demo_logins):
+    logins, club = demo_logins, demo
     assert club.is_public
     assert club.pool_target == 20
     assert {username for username, _, _ in logins} == {"admin", "owner", "secretary", "player"}
@@ -80,9 +77,7 @@ def test_every_login_works_and_has_its_role():
     assert Player.objects.get(club=club, user__username="player").name == PLAYER_NAME
 
 
-def test_earlier_evenings_are_played_to_the_end_and_the_last_one_is_going_on():
-    load_demo()
-
+def test_earlier_evenings_are_played_to_the_end_and_the_last_one_is_going_on(demo):
     evenings = Evening.objects.filter(club__slug=CLUB_SLUG, tournament_round__isnull=True).exclude(
         notes__contains="ленінградки"
     )
@@ -107,9 +102,7 @@ def test_earlier_evenings_are_played_to_the_end_and_the_last_one_is_going_on():
         assert pulka.deals.exists()
 
 
-def test_every_kind_of_deal_is_there_every_sheet_replays_and_results_are_cached():
-    load_demo()
-
+def test_every_kind_of_deal_is_there_every_sheet_replays_and_results_are_cached(demo):
     for pulka in Pulka.objects.all():
         sheet = selectors.pulka_sheet(pulka)  # raises PulkaError if a deal is wrong
         assert sum(sheet.result.values()) == 0
@@ -157,9 +150,7 @@ def test_the_generator_makes_deals_every_preset_accepts(preset, n):
             assert "talon" not in deal
 
 
-def test_the_leningrad_evening_has_a_table_closed_by_the_sum_of_its_pools_and_one_going_on():
-    load_demo()
-
+def test_the_leningrad_evening_has_a_table_closed_by_the_sum_of_its_pools_and_one_going_on(demo):
     evening = Evening.objects.get(club__slug=CLUB_SLUG, notes__contains="ленінградки")
     pulkas = {p.status: p for p in evening.pulkas.all()}
 
@@ -179,9 +170,7 @@ def test_the_leningrad_evening_has_a_table_closed_by_the_sum_of_its_pools_and_on
     }
 
 
-def test_the_autumn_cup_is_finished_and_counts_in_no_league():
-    load_demo()
-
+def test_the_autumn_cup_is_finished_and_counts_in_no_league(demo):
     cup = Tournament.objects.get(club__slug=CLUB_SLUG, name=CUP_NAME)
     rounds = list(cup.rounds.order_by("number"))
     standings = tournament_selectors.standings(cup)
@@ -231,8 +220,7 @@ def test_the_autumn_cup_is_finished_and_counts_in_no_league():
         assert not guests & {s.player_id for s in ranking.ranked + ranking.unranked}
 
 
-def test_the_cups_standings_page_shows_every_player(client):
-    load_demo()
+def test_the_cups_standings_page_shows_every_player(client, demo):
     cup = Tournament.objects.get(club__slug=CLUB_SLUG, name=CUP_NAME)
 
     response = client.get(f"/c/{CLUB_SLUG}/tournaments/{cup.pk}/standings/")

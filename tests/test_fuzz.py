@@ -13,16 +13,15 @@ for a long run).
 
 from __future__ import annotations
 
-import hashlib
+import copy
 import json
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
-from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,21 +30,29 @@ from club import invitations
 from club.models import Role
 from competition.files import services as files
 from competition.models import FileState, PreparedFile
-from scoring import engine
 from scoring.exchange import pulka_document
-from tests.competition.test_league_ranking import finished, make_league
-from tests.competition.tournament_helpers import draft, make_tournament, published
+from tests.competition.factories import (
+    draft,
+    finished,
+    make_league,
+    make_tournament,
+    published,
+    rules_post,
+    settings_post,
+)
 from tests.conftest import (
     HTMX,
     PASSWORD,
+    database_state,
     make_club,
     make_evening,
     make_member,
     make_player,
     make_pulka,
+    url_params,
 )
 from tests.conftest import record as record_deals
-from tests.scoring.conftest import SIX_BY_BORIS, deal_post
+from tests.scoring.factories import SIX_BY_BORIS, deal_post
 
 settings.register_profile(
     "fuzz",
@@ -57,41 +64,6 @@ settings.register_profile(
 FUZZ = settings.get_profile("fuzz")
 
 pytestmark = pytest.mark.django_db
-
-# Django's own views, not ours: the login form, logout, the language switch, the admin
-# (whose Club form is tested in tests/scoring/test_admin.py).
-EXEMPT = {"login", "logout", "set_language"}
-EXEMPT_PREFIXES = ("admin/",)
-# django-allauth's own pages (sign-up, e-mail, password): its own test suite fuzzes them;
-# tests/club/test_accounts.py checks how Pulka configures them.
-EXEMPT_NAME_PREFIXES = ("account_",)
-
-
-def url_params() -> dict[str, list[str]]:
-    """Every view of ours, by URL name, with the parameters of its URL."""
-
-    def walk(patterns, namespace: str | None, prefix: str) -> Iterator[tuple[str, str, list]]:
-        for pattern in patterns:
-            route = prefix + str(pattern.pattern)
-            if isinstance(pattern, URLResolver):
-                inner = pattern.namespace
-                if inner and namespace:
-                    inner = f"{namespace}:{inner}"
-                yield from walk(pattern.url_patterns, inner or namespace, route)
-            elif isinstance(pattern, URLPattern):
-                name = pattern.name and (
-                    f"{namespace}:{pattern.name}" if namespace else pattern.name
-                )
-                yield name or route, route, list(pattern.pattern.converters)
-
-    return {
-        name: params
-        for name, route, params in walk(get_resolver().url_patterns, None, "")
-        if name not in EXEMPT
-        and not route.startswith(EXEMPT_PREFIXES)
-        and not name.startswith(EXEMPT_NAME_PREFIXES)
-    }
-
 
 # --- what a user can send ---------------------------------------------------------------------
 
@@ -190,49 +162,37 @@ class World:
 
 
 def tournament_post() -> dict[str, str]:
-    """The tournament form as a browser posts it: caps 200/650, a final, Sochi to 10."""
-    return {
-        "name": "Spring Cup",
-        "start": "2024-04-06",
-        "round_count": "5",
-        "deal_cap": "18",
-        "seating": "swiss",
-        "scoring": "caps",
-        "caps_preset": "custom",
-        "caps": "0:1, 200:1/10, 650:0",
-        "caps_mirror": "on",
-        "floor": "-1000",
-        "bye_score": "0",
-        "tie_break_1": "table_wins",
-        "tie_break_2": "adjusted_whists",
-        "tie_break_3": "best_round",
-        "tie_break_4": "",
-        "lot": "on",
-        "team_best": "",
-        "stage_after": "4",
-        "stage_top": "4",
-        "stage_keep_totals": "on",
-        "counted": "on",
-        **rules_post(),
-    }
+    """The tournament form as a browser posts it: caps 200/650 written out, a final of 4 after
+    round 4, counted in the leagues, Sochi to 10."""
+    return settings_post(
+        caps_preset="custom",
+        caps="0:1, 200:1/10, 650:0",
+        floor="-1000",
+        tie_break_1="table_wins",
+        tie_break_2="adjusted_whists",
+        tie_break_4="",
+        stage_after="4",
+        stage_top="4",
+        counted="on",
+    )
 
 
-def rules_post() -> dict[str, str]:
-    """The conventions form (prefix rules-) with every Sochi default, as a browser posts it."""
-    data = {}
-    for key, value in engine.rules_to_dict(engine.Rules(pool_target=10)).items():
-        if isinstance(value, bool):
-            if value:
-                data[f"rules-{key}"] = "on"
-        elif isinstance(value, list):
-            data[f"rules-{key}"] = ",".join(str(x) for x in value)
-        else:
-            data[f"rules-{key}"] = str(value)
-    return data
+@pytest.fixture(scope="module")
+def world_rows(module_rows, django_db_blocker) -> World:
+    """The world made once for the module (tests/conftest.py's module_rows): every test
+    starts from it as it was made, whatever the tests before it wrote."""
+    with django_db_blocker.unblock():
+        return make_world()
 
 
 @pytest.fixture
-def world(client) -> World:
+def world(world_rows, client, db) -> World:
+    """The world, the owner of its club logged in."""
+    client.force_login(get_user_model().objects.get(username="olena"))
+    return copy.deepcopy(world_rows)
+
+
+def make_world() -> World:
     club = make_club(name="Sochi Club", slug="sochi", is_public=False)
     owner = make_member(club, Role.OWNER, username="olena").user
     secretary = make_member(club, Role.SECRETARY, username="serhii")
@@ -268,7 +228,6 @@ def world(client) -> World:
         state=FileState.FAILED,
         attempts=3,
     )
-    client.force_login(owner)
     return World(
         kwargs={
             "club_slug": club.slug,
@@ -365,10 +324,12 @@ SPECS: dict[str, Spec] = {
         extra=("slug_suggested",),
     ),
     "club:settings": Spec(post={"name": "Sochi Club", "city": "Lviv", "is_public": "on"}),
-    "club:members": Spec(post={"username": "bohdan", "role": "player"}),
+    "club:members": Spec(post={"to": "bohdan", "role": "player"}),
     "club:member-update": Spec(post={"role": "player"}, extra=("remove",)),
     "club:players": Spec(post={"name": "Ivan"}),
-    "club:player-edit": Spec(post={"name": "Gleb", "username": "", "is_active": "on"}),
+    "club:player-edit": Spec(
+        post={"name": "Gleb", "invite": "", "is_active": "on"}, extra=("unlink",)
+    ),
     "club:invitations": Spec(
         post={"role": "player", "player": "", "valid_days": "7", "max_uses": "1"}
     ),
@@ -376,6 +337,7 @@ SPECS: dict[str, Spec] = {
     "club:invitation-qr": Spec(),
     "club:invitation-revoke": Spec(post={}),
     "club:invitation-accept": Spec(get=("next",), post={}),
+    "club:invitation-decline": Spec(post={}),
     "club:roster-name": Spec(post="claim"),
     "club:name-claims": Spec(),
     "club:name-claim-decide": Spec(post={"decision": "approve"}),
@@ -421,12 +383,14 @@ SPECS: dict[str, Spec] = {
     "competition:tournament-create": Spec(post="tournament", extra=("rules-apply_preset",)),
     "competition:tournament-detail": Spec(),
     "competition:tournament-edit": Spec(post="tournament", extra=("rules-apply_preset",)),
-    "competition:tournament-entries": Spec(post={"names": "Olha\nPetro", "team": "Aces"}),
+    "competition:tournament-entries": Spec(
+        get=("page",), post={"names": "Olha\nPetro", "team": "Aces"}
+    ),
     "competition:entry-withdraw": Spec(post={}),
     "competition:entry-restore": Spec(post={}),
     "competition:entry-team": Spec(post={"team": "Aces"}),
     "competition:entry-substitute": Spec(post="substitute"),
-    "competition:tournament-penalties": Spec(post="penalty"),
+    "competition:tournament-penalties": Spec(get=("page",), post="penalty"),
     "competition:round-draw": Spec(post={}),
     "competition:round-detail": Spec(get=("v",)),
     "competition:round-swap": Spec(post="pair", ids=DRAFT),
@@ -445,7 +409,7 @@ SPECS: dict[str, Spec] = {
     "competition:tournament-print-seating": Spec(get=("v",)),
     "competition:tournament-print-protocols": Spec(get=("v",)),
     "competition:tournament-print-standings": Spec(get=("after",)),
-    "competition:tournament-print-teams": Spec(get=("v",)),
+    "competition:tournament-print-teams": Spec(get=("v",), post={}),
 }
 
 
@@ -459,18 +423,6 @@ def test_no_strategy_is_left_for_a_view_that_is_gone():
 
 
 # --- what must hold ------------------------------------------------------------------------------
-
-WATCHED_APPS = ("club", "scoring", "competition", "auth")
-
-
-def database_state() -> str:
-    """Every row of our tables and the accounts, as one checksum (and the row counts)."""
-    digest = hashlib.sha256()
-    for app in WATCHED_APPS:
-        for model in apps.get_app_config(app).get_models():
-            rows = list(model.objects.order_by("pk").values_list())
-            digest.update(f"{model._meta.label}:{len(rows)}:{rows!r}".encode())
-    return digest.hexdigest()
 
 
 def send(client, method: str, url: str, data: dict, *, htmx: bool, body: str, upload=None):

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from tests.competition.test_league_ranking import finished, make_league
+from tests.competition.factories import finished, make_league
 from tests.conftest import HTMX, make_evening, make_pulka
-from tests.scoring.conftest import SIX_BY_BORIS, deal_post
+from tests.scoring.factories import SIX_BY_BORIS, deal_post
 
 pytestmark = pytest.mark.django_db
 

@@ -33,8 +33,8 @@ from competition.files import services as files
 from competition.models import FileState, League, PreparedFile, Round
 from competition.tournament import services
 from scoring.models import Pulka, PulkaStatus
-from tests.competition.tournament_helpers import draft, make_tournament, play, published
-from tests.test_fuzz import url_params
+from tests.competition.factories import draft, make_tournament, play, published
+from tests.conftest import url_params
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,6 +53,7 @@ NOT_PAGES = {
     "set_language": "POST only: the language switch, audited as part of every page",
     "club:invitation-qr": "download: the invitation's QR code as SVG",
     "club:invitation-revoke": "POST only: the revoke button on the invitation page",
+    "club:invitation-decline": "POST only: the decline button on the home and invitation pages",
     "club:member-update": "POST only: the role form on the members page",
     "club:name-claim-decide": "POST only: the approve/refuse buttons on the claims page",
     "scoring:deal-create": "POST only: audited as the refused-deal state",

@@ -8,24 +8,14 @@ from django.contrib.auth import get_user_model
 
 from club.models import Role
 from scoring.models import Deal
+from tests.browser.factories import LISTEN, violations
 from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_pulka, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+
 # Each page records the violations the browser reports to it, before any of its scripts run.
-LISTEN = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`);
-});
-"""
-
-
-def violations(page) -> list[str]:
-    return page.evaluate("window.__violations")
-
-
 def test_a_deal_is_recorded_through_htmx_with_no_csp_violation(live_server, page):
     club = make_club(name="Sochi", slug="sochi", is_public=False, pool_target=10)
     secretary = make_member(club, Role.SECRETARY, username="serhii").user
@@ -40,6 +30,8 @@ def test_a_deal_is_recorded_through_htmx_with_no_csp_violation(live_server, page
             else None
         ),
     )
+    errors = []  # htmx's own complaints too (a selector of an inherited attribute, say)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.add_init_script(LISTEN)
 
     page.goto(live_server.url + "/accounts/login/")
@@ -68,6 +60,7 @@ def test_a_deal_is_recorded_through_htmx_with_no_csp_violation(live_server, page
     assert Deal.objects.filter(pulka=pulka).count() == 2
     assert page.evaluate("window.__noReload") is True  # swapped by htmx, not reloaded
     assert violations(page) == []
+    assert errors == []
 
     for path in ("/", "/c/sochi/", f"/c/sochi/players/{pulka.seats.first().player_id}/"):
         page.goto(live_server.url + path)

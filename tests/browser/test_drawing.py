@@ -14,7 +14,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from scoring.drawing import pulka_drawing
-from tests.scoring.test_drawing import long_pulka
+from tests.engine.factories import long_pulka
 
 CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "drawing.css"
 NAMES = {3: ["Анна", "Борис", "Вера"], 4: ["Анна", "Борис", "Вера", "Григорий"]}

@@ -8,41 +8,10 @@ import pytest
 from club.models import Role
 from scoring import selectors
 from scoring.models import Pulka, PulkaStatus
+from tests.browser.factories import choose, fill_tricks, pool_of, press_record
 from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-REFRESHING = {"kind", "declarer", "level", "dealer"}
-
-
-def _choose(page, name: str, value: str) -> None:
-    radio = page.locator(f"#deal-form input[name='{name}'][value='{value}']")
-    if radio.is_checked():
-        return
-    if name in REFRESHING or name.startswith("call_"):
-        with page.expect_response(re.compile(r"/deal-form/")):
-            radio.check()
-        page.wait_for_timeout(60)  # htmx settles the swap
-    else:
-        radio.check()
-
-
-def _tricks(page, **counts: int) -> None:
-    for seat, count in counts.items():
-        page.locator(f"#deal-form input[name='tricks_{seat[1:]}']").fill(str(count))
-
-
-def _record(page) -> None:
-    """Enter records the deal: pressed in the last trick count, or on the chosen deal kind."""
-    counts = page.locator("#deal-form input[name^='tricks_']")
-    field = counts.last if counts.count() else page.locator("#deal-form input[name=kind]:checked")
-    with page.expect_response(lambda r: r.url.endswith("/deals/") and r.request.method == "POST"):
-        field.press("Enter")
-    page.wait_for_timeout(60)
-
-
-def _pool(page, name: str) -> str:
-    return page.locator(f"#board tr[data-player='{name}'] td.pool").get_attribute("data-pool")
 
 
 def test_secretary_runs_a_table_from_start_to_end(live_server, page, artifacts):
@@ -67,58 +36,58 @@ def test_secretary_runs_a_table_from_start_to_end(live_server, page, artifacts):
     page.evaluate("window.__noReload = true")
 
     # 1. A made six: Boris declares, Vera whists alone; Anna's count is left for the form.
-    _choose(page, "declarer", "1")
-    _choose(page, "call_2", "whist")
-    _choose(page, "call_0", "pass")
-    _tricks(page, s1=6, s2=3)
-    _record(page)
-    assert _pool(page, "Boris") == "2"
+    choose(page, "declarer", "1")
+    choose(page, "call_2", "whist")
+    choose(page, "call_0", "pass")
+    fill_tricks(page, s1=6, s2=3)
+    press_record(page)
+    assert pool_of(page, "Boris") == "2"
     assert page.locator("#deal-log li.deal").count() == 1
 
     # 2. A set seven: Vera declares, both whist, she takes 6.
-    _choose(page, "declarer", "2")
-    _choose(page, "level", "7")
+    choose(page, "declarer", "2")
+    choose(page, "level", "7")
     page.check("#deal-form input[name='suit'][value='H']")
-    _choose(page, "call_0", "whist")
-    _choose(page, "call_1", "whist")
-    _tricks(page, s2=6, s0=2, s1=2)
-    _record(page)
+    choose(page, "call_0", "whist")
+    choose(page, "call_1", "whist")
+    fill_tricks(page, s2=6, s0=2, s1=2)
+    press_record(page)
     assert "Vera: 4 into the mountain (1 trick short)" in page.inner_text("#deal-log")
 
     # 3. A whister set: Anna's six, Boris whists alone and the defence takes only 2.
-    _choose(page, "declarer", "0")
-    _choose(page, "call_1", "whist")
-    _choose(page, "call_2", "pass")
-    _tricks(page, s0=8, s1=1, s2=1)
-    _record(page)
-    assert _pool(page, "Anna") == "2"
+    choose(page, "declarer", "0")
+    choose(page, "call_1", "whist")
+    choose(page, "call_2", "pass")
+    fill_tricks(page, s0=8, s1=1, s2=1)
+    press_record(page)
+    assert pool_of(page, "Anna") == "2"
     assert "Boris: 4 into the mountain (set on whist)" in page.inner_text("#deal-log")
 
     # 4. A half-whist at seven: Boris declares, Vera passes, Anna says half.
-    _choose(page, "declarer", "1")
-    _choose(page, "level", "7")
-    _choose(page, "call_2", "pass")
-    _choose(page, "call_0", "half")
+    choose(page, "declarer", "1")
+    choose(page, "level", "7")
+    choose(page, "call_2", "pass")
+    choose(page, "call_0", "half")
     assert page.locator("#deal-form input[name^='tricks_']").count() == 0
-    _record(page)
-    assert _pool(page, "Boris") == "6"
+    press_record(page)
+    assert pool_of(page, "Boris") == "6"
 
     # 5. A clean misère by Vera.
-    _choose(page, "kind", "misere")
-    _choose(page, "declarer", "2")
-    _record(page)
-    assert _pool(page, "Vera") == "10"
+    choose(page, "kind", "misere")
+    choose(page, "declarer", "2")
+    press_record(page)
+    assert pool_of(page, "Vera") == "10"
 
     # 6. Raspasy.
-    _choose(page, "kind", "raspasy")
-    _tricks(page, s0=2, s1=5, s2=3)
-    _record(page)
+    choose(page, "kind", "raspasy")
+    fill_tricks(page, s0=2, s1=5, s2=3)
+    press_record(page)
     assert page.locator("#deal-log li.deal").count() == 6
 
     # Correct deal 1: Boris took 7.
     page.locator("#deal-1 .deal-actions a", has_text="edit").click()
     page.wait_for_selector("text=Correct deal 1")
-    _tricks(page, s1=7, s2=2, s0=1)
+    fill_tricks(page, s1=7, s2=2, s0=1)
     page.locator("#deal-form button[type='submit']").click()
     page.wait_for_selector("#deal-form >> text=Deal 7")
     assert "6♠ · Vera whist, Anna pass · 7–2–1" in page.inner_text("#deal-1")
@@ -160,15 +129,15 @@ def test_the_talon_is_typed_in_cyrillic_or_tapped_on_a_phone(live_server, browse
         pulka.seats.create(position=position, player=player)
 
     def game(page, talon: str | None, taps: tuple[str, ...] = ()) -> None:
-        _choose(page, "declarer", "1")
-        _choose(page, "call_2", "whist")
-        _choose(page, "call_0", "pass")
+        choose(page, "declarer", "1")
+        choose(page, "call_2", "whist")
+        choose(page, "call_0", "pass")
         if talon is not None:
             page.fill("#deal-form input[name=talon]", talon)
         for card in taps:
             page.click(f"#deal-form [data-card='{card}']")
-        _tricks(page, s1=6, s2=3)
-        _record(page)
+        fill_tricks(page, s1=6, s2=3)
+        press_record(page)
 
     # On a laptop: the talon typed in Cyrillic, rank first ("ТТ" is the ace of clubs).
     desk = browser.new_context(locale="uk-UA", viewport={"width": 1280, "height": 900})

@@ -9,7 +9,7 @@ from django.core.cache import cache
 
 from club.models import Role
 from competition.rating import ratings
-from tests.competition.test_league_ranking import finished, make_league
+from tests.competition.factories import finished, make_league
 from tests.conftest import PASSWORD, make_club, make_member
 
 pytestmark = pytest.mark.django_db(transaction=True)

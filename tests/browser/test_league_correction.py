@@ -2,7 +2,6 @@
 deal of an old finished pulka, and the league and the ratings follow, in Chromium: at once with
 the immediate task backend, after the worker has run with the database one (#17)."""
 
-import datetime
 import re
 
 import pytest
@@ -15,39 +14,11 @@ from competition.models import League, RatingRefresh, RatingSnapshot
 from competition.profile import charts
 from competition.rating import ratings
 from scoring.models import PulkaResultCache
-from tests.competition.test_background import DATABASE, work
-from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_pulka, record
+from tests.browser.factories import NEW, OLD, log_in, six_and_no_plays
+from tests.competition.factories import DATABASE, work
+from tests.conftest import make_club, make_member
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-OLD = datetime.date(2026, 10, 5)
-NEW = datetime.date(2026, 11, 2)
-
-
-def _log_in(page, live_server, user) -> None:
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=login]", user.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(live_server.url + "/")
-
-
-def _evening(club, date, boris_tricks):
-    """Boris makes a six that Vera whists alone, then everybody writes a no-play six."""
-    pulka = make_pulka(make_evening(club, date=date), rules={"pool_target": 2})
-    six = {"kind": "game", "contract": "6S"}
-    record(
-        pulka,
-        {
-            **six,
-            "declarer": "Boris",
-            "calls": {"Vera": "whist", "Anna": "pass"},
-            "tricks": {"Boris": boris_tricks, "Vera": 8 - boris_tricks, "Anna": 2},
-        },
-        {**six, "declarer": "Vera", "calls": {"Anna": "pass", "Boris": "pass"}},
-        {**six, "declarer": "Anna", "calls": {"Boris": "pass", "Vera": "pass"}},
-    )
-    return pulka
 
 
 def _cell(page, name: str, column: str) -> str:
@@ -65,15 +36,15 @@ def test_a_correction_of_an_old_pulka_moves_the_league_and_the_ratings(
     club = make_club(name="Сочинка", slug="sochi", is_public=False)
     player = make_member(club, Role.PLAYER, username="petro").user
     secretary = make_member(club, Role.SECRETARY, username="serhii").user
-    old = _evening(club, OLD, boris_tricks=6)
-    _evening(club, NEW, boris_tricks=6)
+    old = six_and_no_plays(club, OLD, boris_tricks=6)
+    six_and_no_plays(club, NEW, boris_tricks=6)
     league = League.objects.create(
         club=club, name="Осінь", start=OLD, end=NEW, rule="sum", min_pulkas=1
     )
     boris = old.seats.get(player__name="Boris").player
 
     reader = browser.new_context().new_page()
-    _log_in(reader, live_server, player)
+    log_in(reader, live_server, player)
     reader.goto(live_server.url + league.get_absolute_url())
     total_before = _cell(reader, "Boris", "total")
     rating_before = _cell(reader, "Boris", "rating")
@@ -86,7 +57,7 @@ def test_a_correction_of_an_old_pulka_moves_the_league_and_the_ratings(
     reader.screenshot(path=str(artifacts / "profile.png"), full_page=True)
 
     desk = browser.new_context().new_page()
-    _log_in(desk, live_server, secretary)
+    log_in(desk, live_server, secretary)
     desk.goto(live_server.url + old.get_absolute_url())
     desk.locator("#deal-1 .deal-actions a", has_text="edit").click()
     desk.wait_for_selector("text=Correct deal 1")
@@ -120,8 +91,8 @@ def test_with_a_worker_the_pages_say_the_ratings_are_being_updated_until_it_has_
     club = make_club(name="Сочинка", slug="sochi", is_public=False)
     player = make_member(club, Role.PLAYER, username="petro").user
     secretary = make_member(club, Role.SECRETARY, username="serhii").user
-    old = _evening(club, OLD, boris_tricks=6)
-    _evening(club, NEW, boris_tricks=6)
+    old = six_and_no_plays(club, OLD, boris_tricks=6)
+    six_and_no_plays(club, NEW, boris_tricks=6)
     league = League.objects.create(
         club=club, name="Осінь", start=OLD, end=NEW, rule="sum", min_pulkas=1
     )
@@ -131,7 +102,7 @@ def test_with_a_worker_the_pages_say_the_ratings_are_being_updated_until_it_has_
     before = _snapshots(club)
 
     reader = browser.new_context().new_page()
-    _log_in(reader, live_server, player)
+    log_in(reader, live_server, player)
     reader.goto(live_server.url + league.get_absolute_url())
     rating_before = _cell(reader, "Boris", "rating")
     total_before = _cell(reader, "Boris", "total")
@@ -141,7 +112,7 @@ def test_with_a_worker_the_pages_say_the_ratings_are_being_updated_until_it_has_
     assert profile_before == charts.format_number(_latest_rating(boris), 0)
 
     desk = browser.new_context().new_page()
-    _log_in(desk, live_server, secretary)
+    log_in(desk, live_server, secretary)
     desk.goto(live_server.url + old.get_absolute_url())
     desk.locator("#deal-1 .deal-actions a", has_text="edit").click()
     desk.wait_for_selector("text=Correct deal 1")

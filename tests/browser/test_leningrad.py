@@ -11,17 +11,16 @@ from club.models import Role
 from scoring import engine, selectors
 from scoring.exchange import pulka_document
 from scoring.models import Pulka, PulkaStatus
-from tests.browser.test_csp import LISTEN, violations
-from tests.browser.test_evening import _choose, _pool, _record, _tricks
+from tests.browser.factories import LISTEN, choose, fill_tricks, pool_of, press_record, violations
 from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _raspasy(page, s0: int, s1: int, s2: int) -> None:
-    _choose(page, "kind", "raspasy")
-    _tricks(page, s0=s0, s1=s1, s2=s2)
-    _record(page)
+    choose(page, "kind", "raspasy")
+    fill_tricks(page, s0=s0, s1=s1, s2=s2)
+    press_record(page)
 
 
 def _cost(page, number: int) -> str:
@@ -71,28 +70,28 @@ def test_a_leningrad_table_from_the_ladder_to_the_sum_of_the_pools(live_server, 
     # 1–2. Raspasy on the ladder: 2, then 4. Anna took nothing: 2 into her pool.
     _raspasy(page, 0, 4, 6)
     assert _cost(page, 1) == "2"
-    assert _pool(page, "Anna") == "2"
+    assert pool_of(page, "Anna") == "2"
     _raspasy(page, 3, 0, 7)
     assert _cost(page, 2) == "4"
-    assert _pool(page, "Boris") == "4"
+    assert pool_of(page, "Boris") == "4"
 
     # 3. Anna's six, both pass: written without play, and the series goes on.
-    _choose(page, "kind", "game")
-    _choose(page, "declarer", "0")
-    _choose(page, "call_1", "pass")
-    _choose(page, "call_2", "pass")
-    _record(page)
-    assert _pool(page, "Anna") == "4"
+    choose(page, "kind", "game")
+    choose(page, "declarer", "0")
+    choose(page, "call_1", "pass")
+    choose(page, "call_2", "pass")
+    press_record(page)
+    assert pool_of(page, "Anna") == "4"
     _raspasy(page, 4, 4, 2)
     assert _cost(page, 4) == "6"
 
     # 5. Vera's six, Anna whists alone and Vera makes it: the series ends.
-    _choose(page, "kind", "game")
-    _choose(page, "declarer", "2")
-    _choose(page, "call_0", "whist")
-    _choose(page, "call_1", "pass")
-    _tricks(page, s2=6, s0=3, s1=1)
-    _record(page)
+    choose(page, "kind", "game")
+    choose(page, "declarer", "2")
+    choose(page, "call_0", "whist")
+    choose(page, "call_1", "pass")
+    fill_tricks(page, s2=6, s0=3, s1=1)
+    press_record(page)
     # greedy on a made game (gentleman only on a set): 4 defensive tricks at W = 2·2
     assert "Anna writes whists on Vera: 16" in page.inner_text("#deal-5")
     _raspasy(page, 5, 5, 0)
@@ -101,15 +100,15 @@ def test_a_leningrad_table_from_the_ladder_to_the_sum_of_the_pools(live_server, 
 
     # 7–8. Two tens without play: the pools pass their sum, 32 of 30, and the pulka is over.
     for declarer in ("1", "2"):
-        _choose(page, "kind", "game")
-        _choose(page, "declarer", declarer)
-        _choose(page, "level", "10")
+        choose(page, "kind", "game")
+        choose(page, "declarer", declarer)
+        choose(page, "level", "10")
         page.check("#deal-form input[name='suit'][value='NT']")
         for seat in {"0", "1", "2"} - {declarer}:
-            _choose(page, f"call_{seat}", "pass")
-        _record(page)
+            choose(page, f"call_{seat}", "pass")
+        press_record(page)
     page.wait_for_selector("text=pools 32 of 30: finished")
-    assert _pool(page, "Boris") == "14"  # past the target of 10, as the sum allows
+    assert pool_of(page, "Boris") == "14"  # past the target of 10, as the sum allows
     assert page.locator("#deal-form").count() == 0
     assert page.evaluate("window.__noReload") is True
 

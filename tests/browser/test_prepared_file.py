@@ -11,8 +11,8 @@ from django_tasks_db.management.commands import db_worker
 from club.models import Role
 from competition.backup import services as backup
 from competition.models import FileState, PreparedFile
-from tests.browser.test_league_correction import OLD, _evening, _log_in
-from tests.competition.test_background import DATABASE, work
+from tests.browser.factories import OLD, log_in, six_and_no_plays
+from tests.competition.factories import DATABASE, work
 from tests.conftest import make_club, make_member
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,11 +27,11 @@ def test_a_big_backup_is_prepared_and_then_offered_for_download(
     monkeypatch.setattr(backup, "BACKUP_THRESHOLD_DEALS", 1)  # three deals: a "big" club
     club = make_club(name="Сочинка", slug="sochi", is_public=False)
     owner = make_member(club, Role.OWNER, username="olena").user
-    _evening(club, OLD, boris_tricks=6)
+    six_and_no_plays(club, OLD, boris_tricks=6)
     work()  # the ratings the pulka asked for
     context = browser.new_context(accept_downloads=True)
     page = context.new_page()
-    _log_in(page, live_server, owner)
+    log_in(page, live_server, owner)
 
     page.goto(live_server.url + "/c/sochi/settings/")
     page.click("#settings-background")

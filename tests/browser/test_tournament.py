@@ -33,7 +33,7 @@ from playwright.sync_api import Page, expect
 
 from club.models import Role
 from competition.demo import next_valid_deal
-from competition.lib import seating as seat
+from competition.lib import seating
 from competition.lib import tournament_scoring as ts
 from competition.models import Entry, Round, RoundState, Tournament
 from competition.tournament import selectors as tournament_selectors
@@ -204,7 +204,7 @@ def _number(text: str) -> Fraction | None:
 
 
 def test_an_organiser_plays_a_whole_small_tournament(live_server, page, artifacts, monkeypatch):
-    monkeypatch.setattr(seat, "new_seed", lambda: SEED)  # the same seatings on every run
+    monkeypatch.setattr(seating, "new_seed", lambda: SEED)  # the same seatings on every run
     club = make_club(name="Сочинка", slug="sochi", is_public=False, pool_target=6)
     owner = make_member(club, Role.OWNER, username="olena").user
     base = live_server.url

@@ -12,12 +12,7 @@ import pytest
 from django.urls import reverse
 
 from club.models import Player
-from tests.competition.test_tournament_public import (
-    expected_lines,
-    make_tournament,
-    play_round,
-    publish_round,
-)
+from tests.competition.factories import expected_lines, play_round, published, spring_cup
 from tests.conftest import make_club
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -51,9 +46,9 @@ def too_wide(page) -> bool:
 @pytest.fixture
 def cup():
     club = make_club(name="Open Club", slug="open", is_public=True)
-    tournament = make_tournament(club)
-    play_round(publish_round(tournament), deals=2)
-    return tournament, publish_round(tournament)
+    tournament = spring_cup(club)
+    play_round(published(tournament), deals=2)
+    return tournament, published(tournament)
 
 
 def test_the_filter_narrows_the_list_as_the_visitor_types(live_server, page, cup):

@@ -1,10 +1,15 @@
-"""What the club tests share: the status each persona gets, and small readers."""
+"""What the club tests share: the status each persona gets, small readers of an answer, and
+the club's factories beyond tests/conftest.py's personas (an invitation)."""
 
 from __future__ import annotations
 
 from urllib.parse import quote
 
 from django.http import HttpResponse
+
+from club import invitations
+from club.models import Invitation, Role
+from tests.conftest import make_member
 
 # The status each persona gets on a page of club A (private) that needs...
 READ = {"anonymous": 404, "outsider": 404, "player": 200, "secretary": 200, "owner": 200}
@@ -42,3 +47,37 @@ def assert_login_redirect(response: HttpResponse, next_url: str) -> None:
 def assert_htmx_login_redirect(response: HttpResponse) -> None:
     assert response.status_code == 204
     assert response["HX-Redirect"].startswith("/accounts/login/?next=")
+
+
+def make_invitation(
+    club, *, role=Role.PLAYER, player=None, created_by=None, **kwargs
+) -> Invitation:
+    # By default made by an owner of the club: a link is good only while its maker may grant it.
+    maker = created_by or make_member(club, Role.OWNER).user
+    return invitations.invitation_create(
+        club=club, role=role, player=player, created_by=maker, **kwargs
+    )
+
+
+def assert_not_found(response: HttpResponse, *hidden: str) -> None:
+    """Django's plain 404 page, and none of `hidden` (what the page would have shown)."""
+    text = html(response)
+    assert response.status_code == 404, text[:500]
+    assert "<h1>Not Found</h1>" in text
+    assert [word for word in hidden if word in text] == []
+
+
+def assert_forbidden(response: HttpResponse, *hidden: str) -> None:
+    """Django's plain 403 page, and none of `hidden` (what the page would have shown)."""
+    text = html(response)
+    assert response.status_code == 403, text[:500]
+    assert "<h1>403 Forbidden</h1>" in text
+    assert [word for word in hidden if word in text] == []
+
+
+def assert_method_refused(response: HttpResponse, allowed: str = "POST") -> None:
+    """A request with the wrong method: 405, nothing rendered, the methods that are allowed
+    in the Allow header."""
+    assert response.status_code == 405
+    assert response["Allow"] == allowed
+    assert response.content == b""

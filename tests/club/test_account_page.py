@@ -6,7 +6,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
 from club.models import AccountSettings, Membership, Role
-from tests.club.helpers import (
+from tests.club.factories import (
     assert_fragment,
     assert_full_page,
     assert_htmx_login_redirect,

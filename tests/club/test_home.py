@@ -1,7 +1,7 @@
 import pytest
 
 from club.models import Role
-from tests.club.helpers import html
+from tests.club.factories import html
 from tests.conftest import make_member
 
 

@@ -23,10 +23,8 @@ from club.models import (
     Player,
     Role,
 )
-from tests.club.helpers import html
-from tests.club.test_invitations import make_invitation
-from tests.conftest import HTMX, make_member, make_player, make_user
-from tests.test_fuzz import database_state
+from tests.club.factories import html, make_invitation
+from tests.conftest import HTMX, database_state, make_member, make_player, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from club import invitations
-from tests.club.helpers import html
+from tests.club.factories import html
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.django_db

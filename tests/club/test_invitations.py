@@ -7,25 +7,21 @@ from django.utils import timezone
 
 from club import invitations
 from club.models import Invitation, MembershipAction, MembershipEvent, Role
-from tests.club.helpers import (
+from tests.club.factories import (
     MANAGE,
+    assert_forbidden,
     assert_fragment,
     assert_full_page,
     assert_htmx_login_redirect,
     assert_login_redirect,
     html,
+    make_invitation,
 )
 from tests.conftest import HTMX, PERSONAS, make_member, make_player, make_user
 
 pytestmark = pytest.mark.django_db
 
 LIST = "/c/sochi/invitations/"
-
-
-def make_invitation(club, *, role=Role.PLAYER, player=None, created_by=None, **kwargs):
-    return invitations.invitation_create(
-        club=club, role=role, player=player, created_by=created_by or make_user(), **kwargs
-    )
 
 
 def detail_url(invitation: Invitation) -> str:
@@ -359,5 +355,6 @@ def test_the_members_page_links_to_the_invitations_and_counts_those_waiting(
 
 def test_a_secretary_of_a_public_club_may_not_see_the_links(client, public_club):
     client.force_login(make_member(public_club, Role.SECRETARY).user)
+    link = make_invitation(public_club)
 
-    assert client.get("/c/open/invitations/").status_code == 403
+    assert_forbidden(client.get("/c/open/invitations/"), link.token)

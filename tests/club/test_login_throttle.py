@@ -109,8 +109,10 @@ def test_the_lock_is_for_that_login_from_that_address_only(client, anna):
     fail(client, "anna", 10, address="203.0.113.7")
 
     assert attempt(client, "anna", PASSWORD, address="198.51.100.2").status_code == 302
+    assert client.session["_auth_user_id"] == str(anna.pk)
     client.post("/accounts/logout/")
     assert attempt(client, boris.username, PASSWORD, address="203.0.113.7").status_code == 302
+    assert client.session["_auth_user_id"] == str(boris.pk)
 
 
 def test_the_login_counts_whatever_its_case(client, anna):

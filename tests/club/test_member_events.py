@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from club import services
 from club.models import Membership, MembershipAction, MembershipEvent, Role
-from tests.club.helpers import MANAGE, assert_fragment, assert_full_page, html
+from tests.club.factories import MANAGE, assert_fragment, assert_full_page, html
 from tests.conftest import HTMX, PERSONAS, make_member, make_user
 
 pytestmark = pytest.mark.django_db

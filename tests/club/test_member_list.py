@@ -1,8 +1,11 @@
+import re
+
 import pytest
 
-from club.models import Membership, Role
-from tests.club.helpers import (
+from club.models import Invitation, Membership, Role
+from tests.club.factories import (
     MANAGE,
+    assert_forbidden,
     assert_fragment,
     assert_full_page,
     assert_login_redirect,
@@ -36,37 +39,56 @@ def test_the_members_fragment_is_the_list_alone(as_persona, club_a, player):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("persona", PERSONAS)
-def test_only_owners_add_members(as_persona, club_a, persona):
+def test_only_owners_invite_members(as_persona, club_a, persona):
     make_user(username="zoya")
 
-    response = as_persona(persona).post(URL, {"username": "zoya", "role": "secretary"})
+    response = as_persona(persona).post(URL, {"to": "zoya", "role": "secretary"})
 
     allowed = MANAGE[persona] == 200
     assert response.status_code == (302 if allowed else MANAGE[persona])
-    assert Membership.objects.filter(club=club_a, user__username="zoya").exists() is allowed
+    assert Invitation.objects.filter(club=club_a, addressed_to="zoya").exists() is allowed
+    assert not Membership.objects.filter(club=club_a, user__username="zoya").exists()
 
 
 @pytest.mark.django_db
-def test_an_owner_adds_a_member_with_a_role(as_persona, club_a):
+def test_an_owner_invites_a_member_who_joins_only_by_accepting(as_persona, club_a, client):
     zoya = make_user(username="zoya")
-    client = as_persona("owner")
+    owner = as_persona("owner")
 
-    response = client.post(URL, {"username": "zoya", "role": "secretary"})
+    response = owner.post(URL, {"to": "zoya", "role": "secretary"})
 
     assert response["Location"] == URL
+    assert not Membership.objects.filter(club=club_a, user=zoya).exists()
+    assert "An invitation to join as secretary is on its way to zoya" in html(owner.get(URL))
+    invitation = Invitation.objects.get(club=club_a, addressed_user=zoya)
+    client.force_login(zoya)
+    assert f"/join/{invitation.token}/" in html(client.get("/"))
+    client.post(f"/join/{invitation.token}/")
     assert Membership.objects.get(club=club_a, user=zoya).role == Role.SECRETARY
-    assert "zoya is now a member (secretary)." in html(client.get(URL))
 
 
 @pytest.mark.django_db
-def test_htmx_add_returns_the_members_with_the_new_one(as_persona, club_a):
+def test_htmx_invite_returns_the_members_with_the_notice(as_persona, club_a):
     make_user(username="zoya")
 
-    response = as_persona("owner").post(URL, {"username": "zoya", "role": "player"}, headers=HTMX)
+    response = as_persona("owner").post(URL, {"to": "zoya", "role": "player"}, headers=HTMX)
 
     text = assert_fragment(response, "members")
-    assert "zoya is now a member (player)." in text
-    assert Membership.objects.filter(club=club_a, user__username="zoya").exists()
+    assert "An invitation to join as player is on its way to zoya" in text
+    assert not Membership.objects.filter(club=club_a, user__username="zoya").exists()
+
+
+@pytest.mark.django_db
+def test_the_answer_is_the_same_whether_or_not_the_account_exists(as_persona, club_a):
+    make_user(username="zoya")
+    owner = as_persona("owner")
+
+    def answer(to: str) -> str:
+        text = html(owner.post(URL, {"to": to, "role": "player"}, headers=HTMX))
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", text).replace(to, "NAME")
+
+    assert answer("zoya") == answer("zorro")
+    assert "There is no user" not in answer("nobody-at-all")
 
 
 @pytest.mark.django_db
@@ -74,37 +96,37 @@ def test_htmx_add_returns_the_members_with_the_new_one(as_persona, club_a):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"username": "nobody", "role": "player"}, "There is no user called nobody."),
-        ({"username": "zoya", "role": "king"}, "Select a valid choice. king is not one of"),
-        ({"username": "zoya", "role": ""}, "This field is required."),
-        ({"username": "", "role": "player"}, "This field is required."),
+        ({"to": "zoya", "role": "king"}, "Select a valid choice. king is not one of"),
+        ({"to": "zoya", "role": ""}, "This field is required."),
+        ({"to": "", "role": "player"}, "This field is required."),
+        ({"to": "zoya@", "role": "player"}, "is neither a username nor an e-mail address."),
     ],
 )
-def test_bad_input_adds_nobody_and_says_why(as_persona, club_a, headers, data, message):
+def test_bad_input_invites_nobody_and_says_why(as_persona, club_a, headers, data, message):
     make_user(username="zoya")
     client = as_persona("owner")
-    before = Membership.objects.count()
+    before = (Membership.objects.count(), Invitation.objects.count())
 
     response = client.post(URL, data, headers=headers)
 
     assert response.status_code == 200
     assert message in html(response)
-    assert Membership.objects.count() == before
+    assert (Membership.objects.count(), Invitation.objects.count()) == before
 
 
 @pytest.mark.django_db
-def test_an_existing_member_is_not_added_twice(as_persona, club_a, player):
-    response = as_persona("owner").post(URL, {"username": "petro", "role": "owner"})
+def test_an_existing_members_role_is_not_changed_by_an_invitation(as_persona, club_a, player):
+    as_persona("owner").post(URL, {"to": "petro", "role": "owner"})
 
-    assert "petro is already a member (player)." in html(response)
     assert Membership.objects.get(club=club_a, user=player).role == Role.PLAYER
 
 
 @pytest.mark.django_db
-def test_the_member_of_another_club_can_join_this_one(as_persona, club_a, outsider):
-    as_persona("owner").post(URL, {"username": "bohdan", "role": "player"})
+def test_the_member_of_another_club_is_invited_not_added(as_persona, club_a, outsider):
+    as_persona("owner").post(URL, {"to": "bohdan", "role": "player"})
 
-    assert Membership.objects.filter(club=club_a, user=outsider).exists()
+    assert not Membership.objects.filter(club=club_a, user=outsider).exists()
+    assert Invitation.objects.get(club=club_a).addressed_user == outsider
 
 
 @pytest.mark.django_db
@@ -113,12 +135,13 @@ def test_anonymous_on_a_public_club_is_sent_to_log_in(client, public_club):
     url = "/c/open/members/"
 
     assert_login_redirect(client.get(url), url)
-    assert_login_redirect(client.post(url, {"username": "zoya", "role": "owner"}), url)
+    assert_login_redirect(client.post(url, {"to": "zoya", "role": "owner"}), url)
     assert not Membership.objects.filter(club=public_club).exists()
 
 
 @pytest.mark.django_db
 def test_a_secretary_of_a_public_club_may_not_see_its_members(client, public_club):
     client.force_login(make_member(public_club, Role.SECRETARY).user)
+    make_member(public_club, Role.PLAYER, username="zinaida")
 
-    assert client.get("/c/open/members/").status_code == 403
+    assert_forbidden(client.get("/c/open/members/"), "zinaida")

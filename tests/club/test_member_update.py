@@ -1,7 +1,13 @@
 import pytest
 
 from club.models import Membership, Role
-from tests.club.helpers import MANAGE, assert_fragment, assert_login_redirect, html
+from tests.club.factories import (
+    MANAGE,
+    assert_fragment,
+    assert_login_redirect,
+    assert_method_refused,
+    html,
+)
 from tests.conftest import HTMX, PERSONAS, make_member
 
 
@@ -145,7 +151,9 @@ def test_another_clubs_membership_is_404_here(as_persona, club_a, club_b, outsid
 
 @pytest.mark.django_db
 def test_get_is_not_allowed(as_persona, member):
-    assert as_persona("owner").get(url(member)).status_code == 405
+    assert_method_refused(as_persona("owner").get(url(member)))
+    member.refresh_from_db()
+    assert member.role == Role.PLAYER
 
 
 @pytest.mark.django_db

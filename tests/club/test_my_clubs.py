@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club.models import Role
-from tests.club.helpers import html
+from tests.club.factories import html
 from tests.conftest import make_club, make_evening, make_member, make_player, make_pulka, make_user
 
 pytestmark = pytest.mark.django_db
@@ -37,8 +37,9 @@ def test_home_lists_my_clubs_with_my_role_and_my_profile(client, petro):
     assert "secretary" in other_line
     assert "My profile" not in other_line
     assert "no name on this club's roster yet" in other_line
-    # A secretary can link himself on the roster page; a player asks the owner.
-    assert "enter your username, petro, to link it" in other_line
+    # Nobody links himself: a secretary asks the owner for his name too.
+    assert "ask for your name: the club's owner links it to your account" in other_line
+    assert 'href="/c/other/my-name/"' in other_line
     assert 'href="/c/other/players/"' in other_line
 
 

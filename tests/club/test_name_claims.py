@@ -6,7 +6,7 @@ import pytest
 
 from club import invitations
 from club.models import ClaimStatus, MembershipAction, MembershipEvent, NameClaim, Player, Role
-from tests.club.helpers import (
+from tests.club.factories import (
     MANAGE,
     READ,
     RECORD,
@@ -15,8 +15,7 @@ from tests.club.helpers import (
     assert_login_redirect,
     html,
 )
-from tests.conftest import HTMX, PERSONAS, make_member, make_player
-from tests.test_fuzz import database_state
+from tests.conftest import HTMX, PERSONAS, database_state, make_member, make_player
 
 pytestmark = pytest.mark.django_db
 

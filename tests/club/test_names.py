@@ -19,7 +19,7 @@ from club import services
 from club.models import Player
 from club.names import InvalidName, name_key, normalise_name
 from club.services import ClubError
-from tests.club.helpers import html
+from tests.club.factories import html
 from tests.conftest import make_club, make_player
 
 # Tidying

@@ -19,9 +19,9 @@ from club.forms import free_slug
 from club.models import Club, ClubSlug, Player
 from club.services import ClubError
 from competition.models import League
-from tests.club.helpers import assert_fragment, assert_full_page
+from tests.club.factories import assert_fragment, assert_full_page, assert_not_found
 from tests.conftest import HTMX, PASSWORD, make_evening, make_pulka, make_user, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
 
@@ -314,8 +314,8 @@ def test_the_role_is_checked_at_the_new_address(as_persona, club_a):
     assert response.status_code == 403
 
 
-def test_a_name_no_club_ever_had_is_not_found(client, renamed):
-    assert client.get("/c/never/").status_code == 404
+def test_a_name_no_club_ever_had_is_not_found(client, renamed, public_club):
+    assert_not_found(client.get("/c/never/"), public_club.name, "open-kyiv")
 
 
 def test_the_current_name_never_looks_at_the_old_links(client, renamed):

@@ -1,7 +1,7 @@
 import pytest
 
-from club.models import Player
-from tests.club.helpers import RECORD, assert_fragment, assert_full_page, html
+from club.models import Invitation, Player
+from tests.club.factories import RECORD, assert_fragment, assert_full_page, html
 from tests.conftest import HTMX, PERSONAS, make_player, make_user
 
 
@@ -15,7 +15,7 @@ def url(player: Player) -> str:
 
 
 def form(**overrides) -> dict:
-    return {"name": "Anna", "username": "", "is_active": "on", **overrides}
+    return {"name": "Anna", "is_active": "on", **overrides}
 
 
 @pytest.mark.django_db
@@ -42,24 +42,48 @@ def test_the_edit_form_fragment_is_the_form_alone(as_persona, anna):
     assert_fragment(as_persona("secretary").get(url(anna), headers=HTMX), "player-form")
 
 
+def accept(client, user, invitation: Invitation):
+    client.force_login(user)
+    return client.post(f"/join/{invitation.token}/")
+
+
 @pytest.mark.django_db
-def test_a_player_is_linked_to_a_user_account_by_username(as_persona, anna):
+def test_the_owner_invites_an_account_to_a_name_and_it_is_linked_only_when_accepted(
+    as_persona, anna, client
+):
     account = make_user(username="anna.k")
 
-    as_persona("secretary").post(url(anna), form(username=" anna.k "))
+    response = as_persona("owner").post(url(anna), form(invite=" anna.k "))
 
+    assert response["Location"] == "/c/sochi/players/"
+    anna.refresh_from_db()
+    assert anna.user is None  # not before he says yes
+    invitation = Invitation.objects.get(player=anna)
+    assert (invitation.addressed_user, invitation.role) == (account, "player")
+    accept(client, account, invitation)
     anna.refresh_from_db()
     assert anna.user == account
-    text = html(as_persona("secretary").get(url(anna)))
-    assert 'value="anna.k"' in text
 
 
 @pytest.mark.django_db
-def test_an_empty_username_unlinks_the_account(as_persona, anna):
-    anna.user = make_user()
-    anna.save()
+def test_a_secretary_is_not_offered_the_invitation_and_cannot_post_one(as_persona, anna):
+    make_user(username="anna.k")
+    client = as_persona("secretary")
 
-    as_persona("secretary").post(url(anna), form(username=""))
+    assert 'name="invite"' not in html(client.get(url(anna)))
+    client.post(url(anna), form(invite="anna.k"))
+
+    assert not Invitation.objects.exists()
+
+
+@pytest.mark.django_db
+def test_unlinking_the_account_needs_no_consent(as_persona, anna):
+    anna.user = make_user(username="old")
+    anna.save()
+    client = as_persona("secretary")
+    assert "Linked to the account old." in html(client.get(url(anna)))
+
+    client.post(url(anna), form(unlink="on"))
 
     anna.refresh_from_db()
     assert anna.user is None
@@ -80,35 +104,40 @@ def test_a_player_is_taken_off_the_roster_and_back(as_persona, anna):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("headers", [{}, HTMX])
-def test_an_unknown_username_is_refused_and_nothing_changes(as_persona, anna, headers):
-    response = as_persona("secretary").post(
-        url(anna), form(name="Anna K.", username="nobody"), headers=headers
+def test_an_unknown_username_gets_the_same_answer_and_links_nobody(as_persona, anna, headers):
+    response = as_persona("owner").post(
+        url(anna), form(name="Anna K.", invite="nobody"), headers=headers
     )
 
-    assert response.status_code == 200
-    assert "There is no user called nobody." in html(response)
+    assert "There is no user" not in html(response)
     anna.refresh_from_db()
-    assert (anna.name, anna.user) == ("Anna", None)
+    assert (anna.name, anna.user) == ("Anna K.", None)
+    assert Invitation.objects.get(player=anna).addressed_user is None
 
 
 @pytest.mark.django_db
-def test_an_account_already_linked_to_another_player_is_refused(as_persona, anna, club_a):
+def test_an_account_already_linked_to_another_name_cannot_accept_a_second(
+    as_persona, anna, club_a, client
+):
     account = make_user(username="boris")
     make_player(club_a, "Boris", user=account)
+    as_persona("owner").post(url(anna), form(invite="boris"))
 
-    response = as_persona("secretary").post(url(anna), form(username="boris"))
+    response = accept(client, account, Invitation.objects.get(player=anna))
 
-    assert "The account boris is already linked to the player Boris." in html(response)
+    assert response.status_code == 409
+    assert "already linked to the roster name Boris" in html(response)
     anna.refresh_from_db()
     assert anna.user is None
 
 
 @pytest.mark.django_db
-def test_the_same_account_may_be_a_player_in_another_club(as_persona, anna, club_b):
+def test_the_same_account_may_take_a_name_in_another_club(as_persona, anna, club_b, client):
     account = make_user(username="boris")
     make_player(club_b, "Boris", user=account)
+    as_persona("owner").post(url(anna), form(invite="boris"))
 
-    as_persona("secretary").post(url(anna), form(username="boris"))
+    accept(client, account, Invitation.objects.get(player=anna))
 
     anna.refresh_from_db()
     assert anna.user == account

@@ -1,7 +1,7 @@
 import pytest
 
 from club.models import Player, Role
-from tests.club.helpers import (
+from tests.club.factories import (
     READ,
     RECORD,
     assert_fragment,

@@ -112,6 +112,7 @@ def test_a_page_keeps_the_status_it_is_given():
     response = render_page(request(), "page.html", {"word": "x"}, fragment="part", status=409)
 
     assert response.status_code == 409
+    assert '<h1>The page</h1><p id="part">x</p>' in response.content.decode()
 
 
 def test_a_fragment_is_a_fragment_whatever_the_request():

@@ -3,14 +3,11 @@ a task."""
 
 from __future__ import annotations
 
-import datetime
 import threading
 import time
 
 import pytest
-from django.core.management import call_command
 from django.db import connection, transaction
-from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
 from competition.models import RatingRefresh, RatingSnapshot, RefreshState
@@ -18,18 +15,12 @@ from competition.rating import background, ratings
 from competition.tasks import MAX_ATTEMPTS, advisory_lock
 from scoring import services
 from scoring.models import Deal
-from tests.club.helpers import MANAGE, assert_fragment, assert_full_page, html
-from tests.competition.test_league_ranking import make_league
-from tests.competition.test_ratings import finished, rows, six
+from tests.club.factories import MANAGE, assert_fragment, assert_full_page, html
+from tests.competition.factories import DATABASE, day, make_league, rating_rows, rebuilt, work
 from tests.conftest import HTMX, PERSONAS, make_club, make_evening
+from tests.scoring.factories import ended_early, six
 
 pytestmark = pytest.mark.django_db
-
-DATABASE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-
-
-def day(n: int) -> datetime.date:
-    return datetime.date(2025, 3, n)
 
 
 @pytest.fixture
@@ -37,9 +28,9 @@ def history(club_a):
     """Three rated pulkas of club A, on 3, 10 and 17 March."""
     evenings = [make_evening(club_a, date=day(d)) for d in (3, 10, 17)]
     return [
-        finished(evenings[0], six("Vera", "Anna", "Boris")),
-        finished(evenings[1]),
-        finished(evenings[2], six("Anna", "Vera", "Boris")),
+        ended_early(evenings[0], six("Vera", "Anna", "Boris")),
+        ended_early(evenings[1]),
+        ended_early(evenings[2], six("Anna", "Vera", "Boris")),
     ]
 
 
@@ -55,24 +46,6 @@ def correct(pulka) -> None:
     )
 
 
-def rebuilt(club) -> set[tuple]:
-    """The snapshots a full rebuild by hand gives (`manage.py rebuild_ratings` does this)."""
-    ratings.ratings_update(club=club)
-    return rows(club)
-
-
-@pytest.fixture(autouse=True)
-def _worker_keeps_the_test_connection(monkeypatch):
-    """The worker drops stale connections between tasks; inside a test's transaction that
-    would close the test's own (on PostgreSQL), so it is left open, as the test client does."""
-    monkeypatch.setattr(db_worker, "close_old_connections", lambda: None)
-
-
-def work() -> None:
-    """What `manage.py db_worker` does, until the queue is empty."""
-    call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0)
-
-
 # --- with the immediate backend (the default): as before ----------------------------------
 
 
@@ -82,7 +55,7 @@ def test_with_the_immediate_backend_a_correction_re_rates_at_once_and_leaves_no_
     correct(history[1])
 
     assert not RatingRefresh.objects.exists()
-    assert rows(club_a) == rebuilt(club_a)
+    assert rating_rows(club_a) == rebuilt(club_a)
 
 
 def test_requests_merge_into_the_earliest_date(
@@ -106,12 +79,12 @@ def test_with_the_database_backend_the_pages_say_so_until_the_worker_has_run(
     club_a, history, as_persona, settings, django_capture_on_commit_callbacks
 ):
     settings.TASKS = DATABASE
-    before = rows(club_a)
+    before = rating_rows(club_a)
 
     with django_capture_on_commit_callbacks(execute=True):
         correct(history[1])
 
-    assert rows(club_a) == before  # the last computed ratings, untouched
+    assert rating_rows(club_a) == before  # the last computed ratings, untouched
     assert DBTaskResult.objects.filter(status="READY").count() == 1
     client = as_persona("owner")
     player = RatingSnapshot.objects.filter(pulka=history[0]).first().player
@@ -131,7 +104,7 @@ def test_with_the_database_backend_the_pages_say_so_until_the_worker_has_run(
     assert DBTaskResult.objects.filter(status="SUCCESSFUL").count() == 1
     for url in pages:
         assert "Ratings are being updated" not in html(client.get(url)), url
-    worked = rows(club_a)
+    worked = rating_rows(club_a)
     assert worked != before
     assert worked == rebuilt(club_a)
 
@@ -183,7 +156,7 @@ def test_a_failing_re_rate_is_retried_then_left_failed_for_the_owner(
     work()
 
     assert not RatingRefresh.objects.exists()
-    assert rows(club_a) == rebuilt(club_a)
+    assert rating_rows(club_a) == rebuilt(club_a)
 
 
 # --- the background page ------------------------------------------------------------------
@@ -253,8 +226,8 @@ def test_a_correction_does_not_wait_for_a_running_re_rate_and_two_re_rates_take_
     second replay of the club waits until the first has committed."""
     settings.TASKS = DATABASE
     club = make_club()
-    old = finished(make_evening(club, date=day(3)))
-    finished(make_evening(club, date=day(10)))
+    old = ended_early(make_evening(club, date=day(3)))
+    ended_early(make_evening(club, date=day(10)))
     replaying, release = threading.Event(), threading.Event()
     events: list[str] = []
 

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from club.models import Club, Membership, Player, Role
 from competition.backup import services as backup
-from competition.demo import CLUB_SLUG, load_demo
+from competition.demo import CLUB_SLUG
 from competition.league.selectors import league_ranking
 from competition.models import Entry, League, RatingSnapshot, RoundTable, Tournament
 from competition.profile import selectors as profile
@@ -26,6 +26,7 @@ from scoring.models import (
     PulkaStatus,
     StatusChange,
 )
+from tests.competition.factories import RULES, make_tournament, names_for, play_round
 from tests.conftest import make_club, make_evening, make_member, make_pulka, make_user
 
 pytestmark = pytest.mark.django_db
@@ -113,9 +114,9 @@ def history(club: Club) -> list:
 
 
 @pytest.fixture
-def demo() -> Club:
-    load_demo()
-    club = Club.objects.get(slug=CLUB_SLUG)
+def demo(demo) -> Club:
+    """The demo's club (tests/conftest.py's `demo`), with a deleted deal and a corrected one."""
+    club = demo
     # A deleted deal and a corrected one, so that the history has every kind of line.
     running = Pulka.objects.filter(evening__club=club, status=PulkaStatus.RUNNING).first()
     last = Deal.objects.filter(pulka=running).order_by("number").last()
@@ -134,11 +135,13 @@ def test_a_club_moves_with_every_figure_of_every_page_unchanged(demo, tmp_path):
     path = tmp_path / "club.json"
 
     assert run("export_club", CLUB_SLUG, "--output", str(path)) == ""
-    printed = run("import_club", str(path), "--slug", "moved")
+    printed = run(
+        "import_club", str(path), "--slug", "moved", "--name", "Сочинка 2", "--owner", "owner"
+    )
 
     moved = Club.objects.get(slug="moved")
     assert printed.startswith(
-        f"Restored Сочинка at /c/moved/: {Evening.objects.filter(club=demo).count()} evenings"
+        f"Restored Сочинка 2 at /c/moved/: {Evening.objects.filter(club=demo).count()} evenings"
     )
     assert "created inactive" not in printed
     assert (
@@ -158,7 +161,9 @@ def test_a_club_moves_with_every_figure_of_every_page_unchanged(demo, tmp_path):
 def test_the_history_and_who_did_what_move_with_the_club(demo):
     document = backup.club_document(demo)
 
-    backup.club_restore(document=json.loads(json.dumps(document)), slug="moved")
+    backup.club_restore(
+        document=json.loads(json.dumps(document)), slug="moved", name="Moved", link_members=True
+    )
 
     moved = Club.objects.get(slug="moved")
     assert history(moved) == history(demo)
@@ -179,6 +184,7 @@ def test_the_history_and_who_did_what_move_with_the_club(demo):
     for doc in (document, again):
         doc.pop("exported_at")
         doc["club"].pop("slug")
+        doc["club"].pop("name")
         for evening in doc["evenings"]:
             evening.pop("id")
             for pulka in evening["pulkas"]:
@@ -209,7 +215,9 @@ def test_missing_accounts_are_created_inactive_without_a_password(tmp_path):
     path = tmp_path / "club.json"
     path.write_text(text, encoding="utf-8")
 
-    printed = run("import_club", str(path), "--slug", "elsewhere")
+    printed = run(
+        "import_club", str(path), "--slug", "elsewhere", "--name", "Moved", "--link-members"
+    )
 
     olena = get_user_model().objects.get(username="olena")
     assert not olena.is_active
@@ -228,7 +236,9 @@ def test_accounts_are_matched_by_email_before_username():
     namesake.email = "another@example.org"
     namesake.save()
 
-    report = backup.club_restore(document=document, slug="elsewhere")
+    report = backup.club_restore(
+        document=document, slug="elsewhere", name="Moved", link_members=True
+    )
 
     assert report.matched_users == ["anna.k"]
     assert report.created_users == []
@@ -240,7 +250,9 @@ def test_a_username_taken_by_someone_else_gets_a_new_account():
     document = backup.club_document(_small_club())
     get_user_model().objects.filter(username="anna").update(email="someone@example.org")
 
-    report = backup.club_restore(document=document, slug="elsewhere")
+    report = backup.club_restore(
+        document=document, slug="elsewhere", name="Moved", link_members=True
+    )
 
     assert report.created_users == ["anna-2"]
     assert get_user_model().objects.get(username="anna-2").email == "anna@example.org"
@@ -250,7 +262,9 @@ def test_results_are_recomputed_not_copied():
     club = _small_club()
     document = backup.club_document(club)
 
-    report = backup.club_restore(document=document, slug="elsewhere")
+    report = backup.club_restore(
+        document=document, slug="elsewhere", name="Moved", owner=make_user()
+    )
 
     pulka = Pulka.objects.get(evening__club=report.club)
     assert pulka.status == PulkaStatus.FINISHED
@@ -272,7 +286,9 @@ def test_an_evening_that_does_not_count_in_the_leagues_stays_so(counted):
     if counted is None:  # a file older than the flag: everything counted then
         del document["evenings"][0]["counted"]
 
-    report = backup.club_restore(document=document, slug="elsewhere")
+    report = backup.club_restore(
+        document=document, slug="elsewhere", name="Moved", owner=make_user()
+    )
 
     restored = Evening.objects.get(club=report.club)
     expected = counted is not False
@@ -286,7 +302,7 @@ def test_a_club_with_evenings_is_never_overwritten(tmp_path):
     run("export_club", club.slug, "--output", str(path))
 
     with pytest.raises(CommandError, match="already has evenings, players or leagues"):
-        run("import_club", str(path))
+        run("import_club", str(path), "--owner", "anna")
 
     assert Evening.objects.filter(club=club).count() == 1
 
@@ -295,7 +311,7 @@ def test_an_empty_club_of_that_link_receives_the_backup():
     document = backup.club_document(_small_club())
     empty = make_club(slug="fresh")
 
-    report = backup.club_restore(document=document, slug="fresh")
+    report = backup.club_restore(document=document, slug="fresh", name="Moved", owner=make_user())
 
     assert report.club.pk == empty.pk
     assert Pulka.objects.filter(evening__club=empty).count() == 1
@@ -308,7 +324,7 @@ def test_a_pulka_the_engine_refuses_saves_nothing():
     clubs = Club.objects.count()
 
     with pytest.raises(backup.BackupError, match=r"evenings\[0\]\.pulkas\[0\]"):
-        backup.club_restore(document=document, slug="elsewhere")
+        backup.club_restore(document=document, slug="elsewhere", name="Moved", owner=make_user())
 
     assert Club.objects.count() == clubs
     assert not Club.objects.filter(slug="elsewhere").exists()
@@ -332,8 +348,10 @@ def test_a_damaged_file_is_refused_in_words(damage, message):
     # The file's own link, unless the damage is elsewhere (that link is taken here).
     slug = None if document["club"]["name"] == "Moved" else "elsewhere"
 
+    owner = make_user()
+
     with pytest.raises(backup.BackupError, match=message):
-        backup.club_restore(document=document, slug=slug)
+        backup.club_restore(document=document, slug=slug, name="Restored", owner=owner)
 
     assert Club.objects.count() == 1
 
@@ -365,20 +383,36 @@ def test_export_club_prints_the_document_without_output():
 # --- tournaments: uncounted evenings, capped tables, and the tournaments themselves ------
 
 
-def _tournament_club() -> tuple[Club, object]:
+@pytest.fixture(scope="module")
+def cup_club_rows(module_rows, django_db_blocker) -> tuple[int, int]:
+    """The club of a cup (made once for the module, tests/conftest.py's module_rows)."""
+    with django_db_blocker.unblock():
+        club, t = _tournament_club()
+        return club.pk, t.pk
+
+
+@pytest.fixture
+def cup_club(cup_club_rows, db) -> tuple[Club, Tournament]:
+    """A club whose cup of 10 (3 of them a team), uncounted, capped at 4 deals a table, has
+    two rounds confirmed (a withdrawal and a substitute between them, a penalty in round 2)
+    and a third drawn."""
+    club, t = cup_club_rows
+    return Club.objects.get(pk=club), Tournament.objects.get(pk=t)
+
+
+def _tournament_club() -> tuple[Club, Tournament]:
     from competition.tournament import services as tsvc
-    from tests.competition.test_tournament_services import full_round, names_for, tournament
 
     club = make_club(slug="cup-club")
     make_member(club, Role.OWNER, username="organiser")
-    t = tournament(club=club, players=10, round_count=3, deal_cap=4, counted=False)
+    t = make_tournament(club, names_for(10), rules=RULES, deal_cap=4, counted=False)
     for name in names_for(3):
         Entry.objects.filter(tournament=t, player__name=name).update(team="Aces")
-    full_round(t)
+    play_round(t)
     gone = Entry.objects.get(tournament=t, player__name="P05")
     tsvc.entry_withdraw(entry=gone)
     tsvc.entry_substitute(entry=gone, name="Sasha")
-    full_round(t, deals=2)
+    play_round(t, deals=2)
     tsvc.penalty_add(
         tournament=t,
         player_id=Player.objects.get(club=club, name="P01").pk,
@@ -399,9 +433,7 @@ def _tournament_figures(club: Club) -> dict:
     table = tsel.standings(t)
     names = tsel.names(t)
     return {
-        "settings": {
-            name: getattr(t, name) for name in (*backup.TOURNAMENT_SETTINGS, "seed", "start")
-        },
+        "settings": {name: getattr(t, name) for name in (*Tournament.SETTINGS, "seed")},
         "entries": [
             (
                 e.player.name,
@@ -435,13 +467,17 @@ def _tournament_figures(club: Club) -> dict:
     }
 
 
-def test_a_tournament_moves_with_its_rounds_uncounted_evenings_and_capped_tables(tmp_path):
-    club, t = _tournament_club()
+def test_a_tournament_moves_with_its_rounds_uncounted_evenings_and_capped_tables(
+    tmp_path, cup_club
+):
+    club, t = cup_club
     before = _tournament_figures(club)
     path = tmp_path / "club.json"
     run("export_club", club.slug, "--output", str(path))
 
-    printed = run("import_club", str(path), "--slug", "cup-moved")
+    printed = run(
+        "import_club", str(path), "--slug", "cup-moved", "--name", "Cup", "--owner", "organiser"
+    )
 
     assert "Tournaments restored: 1." in printed
     moved = Club.objects.get(slug="cup-moved")
@@ -456,8 +492,8 @@ def test_a_tournament_moves_with_its_rounds_uncounted_evenings_and_capped_tables
     assert before["standings"][0][1] == 1
 
 
-def test_a_backup_from_before_tournaments_restores_every_evening_as_counted():
-    club, _ = _tournament_club()
+def test_a_backup_from_before_tournaments_restores_every_evening_as_counted(cup_club):
+    club, _ = cup_club
     document = backup.club_document(club)
     del document["tournaments"]
     for evening in document["evenings"]:
@@ -466,7 +502,7 @@ def test_a_backup_from_before_tournaments_restores_every_evening_as_counted():
         for pulka in evening["pulkas"]:
             del pulka["deal_cap"]
 
-    backup.club_restore(document=document, slug="old-style")
+    backup.club_restore(document=document, slug="old-style", name="Old", owner=make_user())
 
     moved = Club.objects.get(slug="old-style")
     assert all(Evening.objects.filter(club=moved).values_list("counted", flat=True))
@@ -489,13 +525,13 @@ def test_a_backup_from_before_tournaments_restores_every_evening_as_counted():
         (lambda d: d["tournaments"][0].update(round_count=99), None),
     ],
 )
-def test_a_damaged_tournament_restores_nothing(damage, where):
-    club, _ = _tournament_club()
+def test_a_damaged_tournament_restores_nothing(damage, where, cup_club):
+    club, _ = cup_club
     document = backup.club_document(club)
     damage(document)
 
     with pytest.raises(backup.BackupError) as refused:
-        backup.club_restore(document=document, slug="broken")
+        backup.club_restore(document=document, slug="broken", name="Broken", owner=make_user())
 
     if where is not None:
         assert where in refused.value.message
@@ -504,10 +540,10 @@ def test_a_damaged_tournament_restores_nothing(damage, where):
     assert not Club.objects.filter(slug="broken").exists()
 
 
-def test_a_table_beyond_its_cap_in_a_backup_is_refused():
-    club, _ = _tournament_club()
+def test_a_table_beyond_its_cap_in_a_backup_is_refused(cup_club):
+    club, _ = cup_club
     document = backup.club_document(club)
     document["evenings"][0]["pulkas"][0]["deal_cap"] = 1
 
     with pytest.raises(backup.BackupError, match="plays at most 1 deals"):
-        backup.club_restore(document=document, slug="broken")
+        backup.club_restore(document=document, slug="broken", name="Broken", owner=make_user())

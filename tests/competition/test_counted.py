@@ -11,13 +11,12 @@ from django.utils import timezone
 from competition.league import selectors as leagues
 from competition.league import services as league_services
 from competition.models import RatingSnapshot, Scoring
-from competition.rating import ratings
 from competition.tournament import services as svc
 from scoring import services
 from scoring.models import PairResultCache, PulkaResultCache
-from tests.competition.test_ratings import finished, rows, six
-from tests.competition.test_tournament_services import RULES, full_round, names_for
+from tests.competition.factories import RULES, names_for, play_round, rating_rows, rebuilt
 from tests.conftest import make_club, make_evening
+from tests.scoring.factories import ended_early, six
 
 pytestmark = pytest.mark.django_db
 
@@ -27,18 +26,12 @@ def ranked(league) -> set[str]:
     return {ranking.names[line.player_id] for line in (*ranking.ranked, *ranking.unranked)}
 
 
-def rebuilt(club) -> set[tuple]:
-    """The snapshots a full rebuild writes (what `rebuild_ratings` does for one club)."""
-    ratings.ratings_update(club=club)
-    return rows(club)
-
-
 @pytest.fixture
 def club():
     """A club with one ordinary, rated evening a week ago (Anna, Boris, Vera)."""
     club = make_club()
     week_ago = timezone.localdate() - datetime.timedelta(days=7)
-    finished(make_evening(club, date=week_ago), six("Boris", "Vera", "Anna"))
+    ended_early(make_evening(club, date=week_ago), six("Boris", "Vera", "Anna"))
     return club
 
 
@@ -74,12 +67,12 @@ def cup(club, counted=False):
 
 
 def test_a_tournament_that_does_not_count_changes_no_league_and_no_rating(club, league):
-    before_ratings, before_league = rows(club), ranked(league)
+    before_ratings, before_league = rating_rows(club), ranked(league)
     assert before_league == {"Anna", "Boris", "Vera"}
 
     t = cup(club)
-    full_round(t)
-    full_round(t)
+    play_round(t)
+    play_round(t)
 
     caches = PulkaResultCache.objects.filter(pulka__evening__tournament_round__tournament=t)
     assert caches.count() == 18
@@ -87,23 +80,23 @@ def test_a_tournament_that_does_not_count_changes_no_league_and_no_rating(club, 
     assert not PairResultCache.objects.filter(
         pulka__evening__tournament_round__tournament=t, counted=True
     ).exists()
-    assert rows(club) == before_ratings
+    assert rating_rows(club) == before_ratings
     assert ranked(league) == before_league
     assert rebuilt(club) == before_ratings
 
 
 def test_switching_a_tournament_on_rates_and_ranks_its_tables_and_off_takes_them_out(club, league):
-    before_ratings = rows(club)
+    before_ratings = rating_rows(club)
     t = cup(club)
-    full_round(t)
-    full_round(t)
+    play_round(t)
+    play_round(t)
 
     svc.tournament_update(tournament=t, counted=True)
 
     caches = PulkaResultCache.objects.filter(pulka__evening__tournament_round__tournament=t)
     assert not caches.filter(counted=False).exists()
     assert ranked(league) == {"Anna", "Boris", "Vera", *names_for(9)}
-    now = rows(club)
+    now = rating_rows(club)
     assert RatingSnapshot.objects.filter(club=club).count() == 3 + 18
     assert now == rebuilt(club)
 
@@ -111,31 +104,31 @@ def test_switching_a_tournament_on_rates_and_ranks_its_tables_and_off_takes_them
 
     assert not caches.filter(counted=True).exists()
     assert ranked(league) == {"Anna", "Boris", "Vera"}
-    assert rows(club) == before_ratings == rebuilt(club)
+    assert rating_rows(club) == before_ratings == rebuilt(club)
 
 
 def test_rounds_published_after_the_switch_take_the_tournaments_setting(club, league):
     t = cup(club)
-    full_round(t)
+    play_round(t)
     svc.tournament_count(tournament=t, counted=True)
 
-    full_round(t)
+    play_round(t)
 
     evenings = [r.evening for r in t.rounds.order_by("number")]
     assert [e.counted for e in evenings] == [True, True]
     assert not PulkaResultCache.objects.filter(pulka__evening__in=evenings, counted=False).exists()
-    assert rows(club) == rebuilt(club)
+    assert rating_rows(club) == rebuilt(club)
     assert RatingSnapshot.objects.filter(club=club).count() == 3 + 18
 
 
 def test_an_evening_switched_off_by_the_scoring_service_leaves_the_ratings(club, league):
     evening = make_evening(club, date=timezone.localdate())
-    finished(evening, six("Vera", "Anna", "Boris"), names=("Anna", "Boris", "Vera"))
-    counted_both = rows(club)
+    ended_early(evening, six("Vera", "Anna", "Boris"), names=("Anna", "Boris", "Vera"))
+    counted_both = rating_rows(club)
 
     services.evening_count(evening=evening, counted=False)
 
     assert RatingSnapshot.objects.filter(club=club).count() == 3
-    assert rows(club) == rebuilt(club) != counted_both
+    assert rating_rows(club) == rebuilt(club) != counted_both
     services.evening_count(evening=evening, counted=True)
-    assert rows(club) == counted_both
+    assert rating_rows(club) == counted_both

@@ -9,12 +9,13 @@ import threading
 import time
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.test import RequestFactory
 from django.utils import timezone
-from django_tasks_db.management.commands import db_worker
+from django_htmx.middleware import HtmxDetails
 from django_tasks_db.models import DBTaskResult
 
 from club.access import ClubAccess
@@ -25,21 +26,23 @@ from competition.files import services as files
 from competition.models import STALE_AFTER, FileState, PreparedFile, RatingRefresh, RefreshState
 from competition.rating import background
 from competition.tasks import MAX_ATTEMPTS
-from tests.club.helpers import MANAGE, assert_fragment, assert_full_page, html
-from tests.competition.test_background import DATABASE, work
-from tests.competition.test_ratings import finished, six
+from tests.club.factories import (
+    MANAGE,
+    READ,
+    assert_fragment,
+    assert_full_page,
+    assert_method_refused,
+    assert_not_found,
+    html,
+)
+from tests.competition.factories import DATABASE, work
 from tests.conftest import HTMX, PERSONAS, make_club, make_evening, make_member
+from tests.scoring.factories import ended_early, six
 
 pytestmark = pytest.mark.django_db
 
 # A file asked for by the player of club A: he and the owner may have it, the others not.
 ASKER = {"anonymous": 404, "outsider": 404, "player": 200, "secretary": 403, "owner": 200}
-
-
-@pytest.fixture(autouse=True)
-def _worker_keeps_the_test_connection(monkeypatch):
-    """As in test_background: the worker must not close the test's own connection."""
-    monkeypatch.setattr(db_worker, "close_old_connections", lambda: None)
 
 
 @pytest.fixture
@@ -71,13 +74,16 @@ def broken(monkeypatch) -> dict[str, bool]:
     return fixed
 
 
-def ask(club, user, kind="echo", params=None, *, shared=True) -> PreparedFile:
+def ask(
+    club, user, kind="echo", params=None, *, role=Role.OWNER, readers=Role.OWNER
+) -> PreparedFile:
     return files.file_request(
         club=club,
         kind=kind,
         params={"word": "hello"} if params is None else params,
         user=user,
-        shared=shared,
+        role=role,
+        readers=readers,
     )
 
 
@@ -112,14 +118,14 @@ def ready(club, user=None, **overrides) -> PreparedFile:
 def request_for(user, *, htmx: bool = False):
     request = RequestFactory().post("/", headers=HTMX if htmx else {})
     request.user = user
-    request.htmx = htmx
+    request.htmx = HtmxDetails(request)  # as django-htmx's middleware sets it
     return request
 
 
 def with_deals(club, count: int = 1):
     evening = make_evening(club, date=datetime.date(2025, 3, 3))
     for _ in range(count):
-        finished(evening, six("Boris", "Vera", "Anna"))
+        ended_early(evening, six("Boris", "Vera", "Anna"))
 
 
 # --- the registry -------------------------------------------------------------------------
@@ -145,7 +151,7 @@ def test_an_unknown_kind_is_a_programming_error(club_a, owner):
 
     with pytest.raises(LookupError):
         files.respond_or_prepare(
-            request_for(owner), access, kind="nope", params={}, size=1, threshold=0
+            request_for(owner), access, kind="nope", params={}, size=1, threshold=0, back="/"
         )
     assert not PreparedFile.objects.exists()
 
@@ -159,7 +165,13 @@ def test_under_the_threshold_the_file_is_answered_at_once_and_nothing_is_stored(
     access = ClubAccess(club=club_a, role=Role.OWNER)
 
     response = files.respond_or_prepare(
-        request_for(owner), access, kind="echo", params={"word": "hi"}, size=10, threshold=10
+        request_for(owner),
+        access,
+        kind="echo",
+        params={"word": "hi"},
+        size=10,
+        threshold=10,
+        back="/",
     )
 
     assert response.status_code == 200
@@ -175,14 +187,11 @@ def test_over_the_threshold_the_worker_builds_the_same_file_as_the_inline_path(
 ):
     settings.TASKS = DATABASE
     access = ClubAccess(club=club_a, role=Role.OWNER)
-    inline = files.respond_or_prepare(
-        request_for(owner), access, kind="echo", params={"word": "hi"}, size=1, threshold=1
-    )
+    offer = {"kind": "echo", "params": {"word": "hi"}, "threshold": 1, "back": "/"}
+    inline = files.respond_or_prepare(request_for(owner), access, size=1, **offer)
 
     with django_capture_on_commit_callbacks(execute=True):
-        response = files.respond_or_prepare(
-            request_for(owner), access, kind="echo", params={"word": "hi"}, size=2, threshold=1
-        )
+        response = files.respond_or_prepare(request_for(owner), access, size=2, **offer)
 
     row = PreparedFile.objects.get()
     assert response.status_code == 302
@@ -215,7 +224,13 @@ def test_an_htmx_request_over_the_threshold_is_sent_to_the_files_page(club_a, ow
     access = ClubAccess(club=club_a, role=Role.OWNER)
 
     response = files.respond_or_prepare(
-        request_for(owner, htmx=True), access, kind="echo", params={}, size=2, threshold=1
+        request_for(owner, htmx=True),
+        access,
+        kind="echo",
+        params={},
+        size=2,
+        threshold=1,
+        back="/",
     )
 
     row = PreparedFile.objects.get()
@@ -249,19 +264,19 @@ def test_a_request_while_the_file_is_built_gets_the_same_row(
     assert ask(club_a, owner).pk == first.pk
 
 
-def test_other_params_or_another_members_request_make_their_own_file(
+def test_other_params_or_other_readers_make_their_own_file(
     club_a, owner, player, echo, settings, django_capture_on_commit_callbacks
 ):
     settings.TASKS = DATABASE
     with django_capture_on_commit_callbacks(execute=True):
         mine = ask(club_a, owner)
         other_word = ask(club_a, owner, params={"word": "bye"})
-        players = ask(club_a, player, shared=False)
-        owners_again = ask(club_a, owner)
+        for_players = ask(club_a, player, role=Role.PLAYER, readers=Role.PLAYER)
+        owners_for_players = ask(club_a, owner, readers=Role.PLAYER)
 
-    assert len({mine.pk, other_word.pk, players.pk}) == 3
-    # The owner may have any of the club's files: he gets one on its way, not a new one.
-    assert owners_again.pk in (mine.pk, players.pk)
+    assert len({mine.pk, other_word.pk, for_players.pk}) == 3
+    # The owner may read the players' file: he gets the one on its way, not a new one.
+    assert owners_for_players.pk == for_players.pk
     assert PreparedFile.objects.count() == 3
     assert DBTaskResult.objects.count() == 3
 
@@ -412,6 +427,185 @@ def test_a_builder_that_breaks_the_database_does_not_spoil_the_request(club_a, o
     assert row.last_error.startswith("IntegrityError")
 
 
+# --- who may have a file prepared, and how often ---------------------------------------
+
+
+@pytest.fixture
+def versioned(echo, monkeypatch) -> dict[str, int]:
+    """The echo files are built from data of a version: `data["version"]`, which a test
+    changes as a service would when the data change."""
+    data = {"version": 1}
+    monkeypatch.setitem(files.VERSIONS, "echo", lambda club, **params: f"v{data['version']}")
+    return data
+
+
+@pytest.mark.parametrize(
+    ("who", "role", "readers", "message"),
+    [
+        ("anonymous", None, Role.PLAYER, "Log in if you are one, or ask a member for it."),
+        ("outsider", None, Role.PLAYER, "for the club's members only. Ask a member for it."),
+        ("player", Role.PLAYER, Role.SECRETARY, "only for members who may download it"),
+    ],
+)
+def test_nobody_who_could_not_download_the_file_may_have_it_prepared(
+    request, public_club, echo, settings, who, role, readers, message
+):
+    settings.TASKS = DATABASE
+    user = AnonymousUser() if who == "anonymous" else request.getfixturevalue(who)
+
+    with pytest.raises(ServiceError, match=message):
+        ask(public_club, user, role=role, readers=readers)
+
+    assert not PreparedFile.objects.exists()
+    assert not DBTaskResult.objects.exists()
+    assert echo == []
+
+
+def test_a_refused_htmx_request_gets_the_offer_saying_why(public_club, echo):
+    access = ClubAccess(club=public_club, role=None)
+
+    response = files.respond_or_prepare(
+        request_for(AnonymousUser(), htmx=True),
+        access,
+        kind="echo",
+        params={},
+        size=2,
+        threshold=1,
+        readers=Role.PLAYER,
+        back="/c/open/",
+        refused=lambda said: HttpResponse(f"<p id='offer'>{said}</p>"),
+    )
+
+    assert response.status_code == 200
+    assert "Log in if you are one" in html(response)
+    assert not PreparedFile.objects.exists()
+
+
+def test_ten_members_asking_for_the_same_file_share_one_build_and_one_row(
+    club_a, echo, versioned, settings, django_capture_on_commit_callbacks
+):
+    settings.TASKS = DATABASE
+    members = [make_member(club_a, Role.PLAYER, username=f"member-{k}").user for k in range(10)]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        waiting = {ask(club_a, user, role=Role.PLAYER, readers=Role.PLAYER).pk for user in members}
+    work()
+    with django_capture_on_commit_callbacks(execute=True):
+        built = {ask(club_a, user, role=Role.PLAYER, readers=Role.PLAYER).pk for user in members}
+
+    row = PreparedFile.objects.get()
+    assert waiting == built == {row.pk}
+    assert (row.state, row.requested_by, row.version) == (FileState.READY, members[0], "v1")
+    assert DBTaskResult.objects.count() == 1
+    assert echo == ["hello"]
+    for user in members:  # each of them may have it
+        access = ClubAccess(club=club_a, role=Role.PLAYER)
+        assert files.file_for_viewer(access, user, row.pk).pk == row.pk
+
+
+def test_changed_data_give_a_new_build(club_a, owner, echo, versioned):
+    first = ask(club_a, owner)
+    again = ask(club_a, owner)
+    versioned["version"] = 2
+    second = ask(club_a, owner)
+    third = ask(club_a, owner)
+
+    assert first.pk == again.pk
+    assert second.pk == third.pk != first.pk
+    assert echo == ["hello", "hello"]
+    assert set(PreparedFile.objects.values_list("version", "state")) == {
+        ("v1", FileState.READY),  # still downloadable until it expires
+        ("v2", FileState.READY),
+    }
+
+
+def test_a_member_past_his_hourly_limit_is_refused_and_told_when_to_try_again(
+    club_a, owner, echo, versioned, settings
+):
+    settings.FILE_BUILDS_PER_MEMBER_HOUR = 2
+    first = ask(club_a, owner, params={"word": "a"})
+    ask(club_a, owner, params={"word": "b"})
+
+    with pytest.raises(ServiceError) as refused:
+        ask(club_a, owner, params={"word": "c"})
+    shared = ask(club_a, owner, params={"word": "a"})  # a file prepared already: no build
+
+    assert refused.value.message == (
+        "You have had 2 files prepared in the last hour, as many as a member may. "
+        "Try again in 60 minutes; a file prepared already stays downloadable."
+    )
+    assert shared.pk == first.pk
+    assert echo == ["a", "b"]
+    PreparedFile.objects.filter(pk=first.pk).update(
+        requested_at=timezone.now() - datetime.timedelta(minutes=45)
+    )
+    with pytest.raises(ServiceError, match="Try again in 15 minutes;"):
+        ask(club_a, owner, params={"word": "c"})
+    PreparedFile.objects.filter(pk=first.pk).update(
+        requested_at=timezone.now() - datetime.timedelta(minutes=61)
+    )
+    third = ask(club_a, owner, params={"word": "c"})
+    assert PreparedFile.objects.get(pk=third.pk).state == FileState.READY
+    assert echo == ["a", "b", "c"]
+
+
+def test_a_club_past_its_hourly_limit_is_refused(
+    club_a, owner, secretary, player, echo, versioned, settings
+):
+    settings.FILE_BUILDS_PER_CLUB_HOUR = 2
+    ask(club_a, owner, params={"word": "a"}, readers=Role.PLAYER)
+    ask(club_a, secretary, params={"word": "b"}, role=Role.SECRETARY, readers=Role.PLAYER)
+
+    with pytest.raises(ServiceError) as refused:
+        ask(club_a, player, params={"word": "c"}, role=Role.PLAYER, readers=Role.PLAYER)
+
+    assert refused.value.message.startswith(
+        "The club has had 2 files prepared in the last hour, as many as it may. Try again in"
+    )
+    assert PreparedFile.objects.count() == 2
+    other_club = make_club()
+    elsewhere = make_member(other_club, Role.OWNER).user
+    assert ask(other_club, elsewhere, params={"word": "c"}).club == other_club
+
+
+def test_a_file_is_built_on_the_files_queue_not_the_re_rates(
+    club_a, owner, echo, settings, django_capture_on_commit_callbacks
+):
+    settings.TASKS = DATABASE
+    with django_capture_on_commit_callbacks(execute=True):
+        row = ask(club_a, owner)
+
+    task = DBTaskResult.objects.get()
+    assert task.queue_name == files.QUEUE == "files"
+    work(["default"])  # the re-rates' worker
+    row.refresh_from_db()
+    assert (row.state, echo) == (FileState.PENDING, [])
+    work(["files"])  # the files' worker
+    row.refresh_from_db()
+    assert (row.state, echo) == (FileState.READY, ["hello"])
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_a_file_for_every_member_is_every_members(club_a, owner, persona, as_persona):
+    row = ready(club_a, owner, readers=Role.PLAYER)
+    for_secretaries = ready(
+        club_a, owner, readers=Role.SECRETARY, params={}, params_key=files.params_key({})
+    )
+    client = as_persona(persona)
+
+    page = client.get(row.get_absolute_url())
+    fragment = client.get(row.get_absolute_url(), headers=HTMX)
+    download = client.get(f"/c/sochi/files/{row.pk}/download/")
+    secretaries = client.get(f"/c/sochi/files/{for_secretaries.pk}/download/")
+
+    assert page.status_code == fragment.status_code == download.status_code == READ[persona]
+    assert secretaries.status_code == {**READ, "player": 403}[persona]
+    if READ[persona] == 200:
+        assert "Download hello.txt" in assert_full_page(page, "file")
+        assert "<html" not in assert_fragment(fragment, "file")
+        assert download.content == b"sochi: hello"
+
+
 # --- expiry -------------------------------------------------------------------------------
 
 
@@ -494,8 +688,8 @@ def test_a_file_of_another_club_is_not_found(club_a, club_b, owner, client):
     row = ready(club_b, None)
     client.force_login(owner)
 
-    assert client.get(f"/c/sochi/files/{row.pk}/").status_code == 404
-    assert client.get(f"/c/sochi/files/{row.pk}/download/").status_code == 404
+    assert_not_found(client.get(f"/c/sochi/files/{row.pk}/"), row.filename, club_b.name)
+    assert_not_found(client.get(f"/c/sochi/files/{row.pk}/download/"), "sochi: hello")
 
 
 def test_a_member_who_left_the_club_loses_his_file(club_a, player, secretary):
@@ -540,7 +734,9 @@ def test_the_club_backup_is_for_the_owner(club_a, persona, as_persona):
 
 def test_the_club_backup_is_not_a_get(club_a, owner, client):
     client.force_login(owner)
-    assert client.get("/c/sochi/backup/").status_code == 405
+
+    assert_method_refused(client.get("/c/sochi/backup/"))
+    assert not PreparedFile.objects.exists()
 
 
 def test_the_backup_of_a_big_club_is_prepared_by_the_worker(

@@ -17,16 +17,11 @@ from competition.league import services
 from competition.models import League
 from scoring import engine
 from scoring.models import Pulka
-from tests.club.helpers import html
-from tests.competition.test_league_ranking import finished, make_league, table
+from tests.club.factories import html
+from tests.competition.factories import finished, make_league, table
 from tests.conftest import make_club
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rankings():
-    cache.clear()
 
 
 @pytest.fixture

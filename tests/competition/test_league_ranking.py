@@ -7,78 +7,21 @@ import datetime
 from fractions import Fraction
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club.models import Club, Player
-from club.services import club_results_bump
 from competition.league import selectors as leagues
 from competition.lib.standings import counted
 from competition.models import League
 from competition.rating import ratings
 from scoring import services
-from scoring.models import Pulka, PulkaResultCache, PulkaStatus
+from scoring.models import Pulka, PulkaResultCache
+from tests.competition.factories import DAY, finished, make_league, table
 from tests.conftest import make_club, make_evening, make_pulka, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
-
-DAY = datetime.date(2024, 3, 1)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rankings():
-    """Computed rankings and their HTML are kept in the cache: start every test without."""
-    cache.clear()
-
-
-def places(results: list[int]) -> list[int]:
-    return [1 + sum(other > result for other in results) for result in results]
-
-
-def finished(club: Club, results: dict[str, int], *, date: datetime.date = DAY) -> Pulka:
-    """A finished pulka as its result cache records it (what a league reads), e.g.
-    finished(club, {"Anna": 30, "Boris": -10, "Vera": -20}); players are made by name."""
-    pulka = make_pulka(make_evening(club, date=date), names=tuple(results))
-    Pulka.objects.filter(pk=pulka.pk).update(status=PulkaStatus.FINISHED)
-    seats = dict(pulka.seats.values_list("player__name", "player_id"))
-    PulkaResultCache.objects.bulk_create(
-        PulkaResultCache(
-            pulka=pulka,
-            player_id=seats[name],
-            club=club,
-            date=date,
-            position=position,
-            players=len(results),
-            result=str(result),
-            result_rounded=result,
-            place=place,
-            closed=True,
-        )
-        for position, ((name, result), place) in enumerate(
-            zip(results.items(), places(list(results.values())), strict=True)
-        )
-    )
-    club_results_bump(club_id=club.pk)  # as scoring.services.result_cache_rebuild does
-    return pulka
-
-
-def make_league(club: Club, **overrides) -> League:
-    fields = {
-        "name": "Spring",
-        "start": datetime.date(2024, 1, 1),
-        "end": datetime.date(2024, 12, 31),
-        "rule": "sum",
-        "min_pulkas": 1,
-    }
-    return League.objects.create(club=club, **{**fields, **overrides})
-
-
-def table(league: League) -> list[tuple]:
-    """The ranked lines as (place, name, score)."""
-    ranking = leagues.league_ranking(league)
-    return [(s.place, ranking.names[s.player_id], s.score) for s in ranking.ranked]
 
 
 def by_name(league: League) -> dict[str, leagues.LeagueStanding]:

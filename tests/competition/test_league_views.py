@@ -11,7 +11,6 @@ from urllib.parse import unquote
 
 import openpyxl
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.formats import date_format
@@ -24,16 +23,17 @@ from competition.models import League
 from competition.rating import ratings
 from scoring import services
 from scoring.models import PulkaResultCache
-from tests.club.helpers import (
+from tests.club.factories import (
     READ,
     RECORD,
     assert_fragment,
     assert_full_page,
     assert_htmx_login_redirect,
     assert_login_redirect,
+    assert_not_found,
     html,
 )
-from tests.competition.test_league_ranking import finished, make_league
+from tests.competition.factories import finished, make_league
 from tests.conftest import (
     HTMX,
     PERSONAS,
@@ -43,7 +43,7 @@ from tests.conftest import (
     make_pulka,
     record,
 )
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
 
@@ -56,11 +56,6 @@ GOOD = {
     "cap": "200",
     "min_pulkas": "3",
 }
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rankings():
-    cache.clear()
 
 
 @pytest.fixture
@@ -484,7 +479,10 @@ def test_the_export_is_named_after_the_league(as_persona, league):
 
 
 def test_an_unknown_export_format_is_not_found(as_persona, league):
-    assert as_persona("player").get(urls(league)["detail"] + "export.pdf").status_code == 404
+    response = as_persona("player").get(urls(league)["detail"] + "export.pdf")
+
+    assert_not_found(response, league.name)
+    assert not response.has_header("Content-Disposition")
 
 
 # Bad input: a clear message, and nothing saved
@@ -577,7 +575,9 @@ def test_another_clubs_league_is_not_found_through_this_club(as_persona, club_a,
 
 
 def test_a_league_that_does_not_exist_is_not_found(as_persona, club_a):
-    assert as_persona("player").get("/c/sochi/leagues/999999/").status_code == 404
+    make_league(club_a, name="Spring")
+
+    assert_not_found(as_persona("player").get("/c/sochi/leagues/999999/"), "Spring")
 
 
 def test_a_player_of_another_club_never_appears_in_the_ranking(as_persona, league, club_b):

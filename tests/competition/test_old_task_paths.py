@@ -16,6 +16,7 @@ from django.utils.module_loading import import_string
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
+from club.models import Role
 from competition.files import services as files
 from competition.models import FileState, PreparedFile, RatingRefresh, RefreshState
 from competition.rating import background
@@ -23,7 +24,9 @@ from tests.conftest import make_club
 
 pytestmark = pytest.mark.django_db
 
-DATABASE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+DATABASE = {
+    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "files"]}
+}
 OLD_PATHS = {
     "competition.rating.background.rerate_task": "competition.background.rerate_task",
     "competition.files.services.build_file_task": "competition.files.build_file_task",
@@ -48,7 +51,14 @@ def queued_under_the_old_path() -> DBTaskResult:
 
 
 def run_the_worker() -> None:
-    call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0)
+    call_command(
+        "db_worker",
+        queue_name="default,files",
+        batch=True,
+        reload=False,
+        startup_delay=False,
+        interval=0,
+    )
 
 
 @pytest.mark.parametrize(("new", "old"), OLD_PATHS.items())
@@ -80,7 +90,7 @@ def test_a_file_queued_under_the_old_path_is_built(monkeypatch, django_capture_o
     monkeypatch.setitem(files.BUILDERS, "echo", build)
     monkeypatch.setitem(files.LABELS, "echo", "The echo file")
     with django_capture_on_commit_callbacks(execute=True):
-        prepared = files.file_request(club=club, kind="echo", params={}, user=user, shared=True)
+        prepared = files.file_request(club=club, kind="echo", params={}, user=user, role=Role.OWNER)
     row = queued_under_the_old_path()
 
     run_the_worker()

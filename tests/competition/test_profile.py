@@ -15,36 +15,12 @@ from club.models import Player
 from competition.models import RatingSnapshot
 from competition.profile.views import PULKAS_PER_PAGE
 from scoring.models import PairResultCache, PulkaResultCache
-from tests.club.helpers import READ, assert_fragment, assert_full_page, html
+from tests.club.factories import READ, assert_fragment, assert_full_page, assert_not_found, html
 from tests.conftest import HTMX, PERSONAS, make_evening, make_player, make_pulka, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS, play_finished
 
 SVG = "{http://www.w3.org/2000/svg}"
 DAY = datetime.date(2024, 3, 1)
-
-
-def _no_play(declarer: str, *defenders: str) -> dict:
-    return {
-        "kind": "game",
-        "contract": "6S",
-        "declarer": declarer,
-        "calls": dict.fromkeys(defenders, "pass"),
-    }
-
-
-def play_finished(evening, names=("Anna", "Boris", "Vera")):
-    """A pulka to 2 played out through the services: names[2] +8 (1st), names[0] 0 (2nd),
-    names[1] −8 (3rd); names[2] won the 8 whists from names[1]."""
-    anna, boris, vera = names
-    pulka = make_pulka(evening, names=names, rules={"pool_target": 2})
-    six = {
-        **SIX_BY_BORIS,
-        "declarer": boris,
-        "calls": {vera: "whist", anna: "pass"},
-        "tricks": {boris: 6, vera: 3, anna: 1},
-    }
-    record(pulka, six, _no_play(vera, anna, boris), _no_play(anna, boris, vera))
-    return pulka
 
 
 def make_cache(pulka, player, *, result: str, place: int, position: int = 0, players: int = 3):
@@ -169,10 +145,10 @@ def test_another_clubs_player_is_404_under_this_club(as_persona, club_a, club_b)
 
     client = as_persona("owner")
 
-    assert client.get(f"/c/sochi/players/{theirs.pk}/").status_code == 404
-    assert client.get(f"/c/sochi/players/{theirs.pk}/", headers=HTMX).status_code == 404
-    assert client.get("/c/sochi/players/999999/").status_code == 404
-    assert client.get("/c/no-such-club/players/1/").status_code == 404
+    assert_not_found(client.get(f"/c/sochi/players/{theirs.pk}/"), "Stranger")
+    assert_not_found(client.get(f"/c/sochi/players/{theirs.pk}/", headers=HTMX), "Stranger")
+    assert_not_found(client.get("/c/sochi/players/999999/"))
+    assert_not_found(client.get("/c/no-such-club/players/1/"))
 
 
 @pytest.mark.django_db
@@ -185,8 +161,8 @@ def test_a_member_of_both_clubs_still_reads_a_player_only_under_his_own_club(
     theirs = make_player(club_b, "Stranger")
     client.force_login(owner)
 
-    assert client.get(f"/c/sochi/players/{theirs.pk}/").status_code == 404
-    assert client.get(f"/c/other/players/{theirs.pk}/").status_code == 200
+    assert_not_found(client.get(f"/c/sochi/players/{theirs.pk}/"), "Stranger")
+    assert "Stranger" in assert_full_page(client.get(f"/c/other/players/{theirs.pk}/"), "pulkas")
 
 
 # The pulka list

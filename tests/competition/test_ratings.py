@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import doctest
 
 import pytest
@@ -12,7 +11,9 @@ from competition.rating import ratings
 from competition.rating.ratings import Rating, margin_score, margin_scores, rate_table
 from scoring import services
 from scoring.models import Deal, PulkaResultCache
-from tests.conftest import make_club, make_evening, make_pulka, record
+from tests.competition.factories import day, rating_rows, rebuilt
+from tests.conftest import make_club, make_evening
+from tests.scoring.factories import ended_early, six
 
 FRESH = [Rating(), Rating(), Rating()]
 NO_NETS = [[0.0] * 3 for _ in range(3)]
@@ -126,44 +127,6 @@ def test_the_worked_examples_in_the_docstrings_hold():
 
 # --- the snapshot cache ----------------------------------------------------------------------
 
-NAMES = ("Anna", "Boris", "Vera")
-
-
-def day(n: int) -> datetime.date:
-    return datetime.date(2025, 3, n)
-
-
-def six(declarer: str, whister: str, passer: str, tricks: int = 6) -> dict:
-    """A six in spades: the whister takes 3 tricks, the passer the rest."""
-    return {
-        "kind": "game",
-        "declarer": declarer,
-        "contract": "6S",
-        "calls": {whister: "whist", passer: "pass"},
-        "tricks": {declarer: tricks, whister: 3, passer: 10 - tricks - 3},
-    }
-
-
-def finished(evening, *deals: dict, names=NAMES):
-    """A pulka of `deals` (default: a six made by Boris), ended early: it is rated."""
-    pulka = make_pulka(evening, names=names)
-    record(pulka, *(deals or (six("Boris", "Vera", "Anna"),)))
-    services.pulka_finish(pulka=pulka, finished_by=None)
-    return pulka
-
-
-def rows(club) -> set[tuple]:
-    return set(
-        RatingSnapshot.objects.filter(club=club).values_list(
-            "player__name", "pulka_id", "date", "seq", "mu", "sigma", "rating", "delta"
-        )
-    )
-
-
-def full_rebuild(club) -> set[tuple]:
-    ratings.ratings_update(club=club)
-    return rows(club)
-
 
 def snapshot(pulka, name: str) -> RatingSnapshot:
     return RatingSnapshot.objects.get(pulka=pulka, player__name=name)
@@ -177,7 +140,7 @@ def evenings(club_a):
 
 @pytest.mark.django_db
 def test_finishing_a_pulka_rates_its_players_from_its_places(evenings):
-    pulka = finished(evenings[0])
+    pulka = ended_early(evenings[0])
 
     places = dict(PulkaResultCache.objects.filter(pulka=pulka).values_list("player__name", "place"))
     assert places == {"Boris": 1, "Vera": 2, "Anna": 3}
@@ -192,10 +155,10 @@ def test_finishing_a_pulka_rates_its_players_from_its_places(evenings):
 def test_pulkas_are_numbered_by_date_then_finishing_time_whatever_the_order_of_finishing(
     club_a, evenings
 ):
-    later = finished(evenings[2])
-    first = finished(evenings[0])
-    same_day_1 = finished(evenings[1], six("Vera", "Anna", "Boris"))
-    same_day_2 = finished(evenings[1], six("Anna", "Boris", "Vera"))
+    later = ended_early(evenings[2])
+    first = ended_early(evenings[0])
+    same_day_1 = ended_early(evenings[1], six("Vera", "Anna", "Boris"))
+    same_day_2 = ended_early(evenings[1], six("Anna", "Boris", "Vera"))
 
     seqs = dict(RatingSnapshot.objects.filter(club=club_a).values_list("pulka_id", "seq"))
     assert seqs == {first.pk: 1, same_day_1.pk: 2, same_day_2.pk: 3, later.pk: 4}
@@ -207,22 +170,22 @@ def test_pulkas_are_numbered_by_date_then_finishing_time_whatever_the_order_of_f
 
 @pytest.mark.django_db
 def test_the_incremental_ratings_equal_a_full_rebuild(club_a, evenings):
-    finished(evenings[1], six("Vera", "Anna", "Boris"), six("Anna", "Boris", "Vera", tricks=5))
-    finished(evenings[0], six("Boris", "Vera", "Gleb"), names=("Anna", "Boris", "Vera", "Gleb"))
-    finished(evenings[2], six("Boris", "Anna", "Vera", tricks=7))
-    finished(evenings[1], six("Anna", "Vera", "Boris"))
+    ended_early(evenings[1], six("Vera", "Anna", "Boris"), six("Anna", "Boris", "Vera", tricks=5))
+    ended_early(evenings[0], six("Boris", "Vera", "Gleb"), names=("Anna", "Boris", "Vera", "Gleb"))
+    ended_early(evenings[2], six("Boris", "Anna", "Vera", tricks=7))
+    ended_early(evenings[1], six("Anna", "Vera", "Boris"))
 
-    incremental = rows(club_a)
+    incremental = rating_rows(club_a)
 
     assert len(incremental) == 3 + 4 + 3 + 3
-    assert full_rebuild(club_a) == incremental
+    assert rebuilt(club_a) == incremental
 
 
 @pytest.mark.django_db
 def test_correcting_a_deal_in_an_old_pulka_rerates_the_later_ones(club_a, evenings):
-    untouched = finished(evenings[0], six("Vera", "Anna", "Boris"))
-    old = finished(evenings[1])
-    later = finished(evenings[2], six("Anna", "Vera", "Boris"))
+    untouched = ended_early(evenings[0], six("Vera", "Anna", "Boris"))
+    old = ended_early(evenings[1])
+    later = ended_early(evenings[2], six("Anna", "Vera", "Boris"))
     kept = {s.pk for s in RatingSnapshot.objects.filter(pulka=untouched)}
     later_before = snapshot(later, "Boris").rating
     deal = Deal.objects.get(pulka=old, number=1)
@@ -238,38 +201,38 @@ def test_correcting_a_deal_in_an_old_pulka_rerates_the_later_ones(club_a, evenin
     assert snapshot(old, "Boris").delta < 0
     assert snapshot(later, "Boris").rating < later_before
     assert {s.pk for s in RatingSnapshot.objects.filter(pulka=untouched)} == kept
-    assert rows(club_a) == full_rebuild(club_a)
+    assert rating_rows(club_a) == rebuilt(club_a)
 
 
 @pytest.mark.django_db
 def test_an_update_from_a_date_starts_from_the_snapshots_before_it(club_a, evenings):
-    finished(evenings[0])
-    finished(evenings[1], six("Vera", "Anna", "Boris"))
-    finished(evenings[2], six("Anna", "Boris", "Vera"))
-    everything = rows(club_a)
+    ended_early(evenings[0])
+    ended_early(evenings[1], six("Vera", "Anna", "Boris"))
+    ended_early(evenings[2], six("Anna", "Boris", "Vera"))
+    everything = rating_rows(club_a)
 
     written = ratings.ratings_update(club=club_a, since=day(10))
 
     assert written == 6
-    assert rows(club_a) == everything
+    assert rating_rows(club_a) == everything
 
 
 @pytest.mark.django_db
 def test_abandoning_a_pulka_removes_its_snapshots_and_renumbers_the_later_ones(club_a, evenings):
-    gone = finished(evenings[0])
-    stays = finished(evenings[1], six("Vera", "Anna", "Boris"))
+    gone = ended_early(evenings[0])
+    stays = ended_early(evenings[1], six("Vera", "Anna", "Boris"))
 
     services.pulka_abandon(pulka=gone, abandoned_by=None)
 
     assert not RatingSnapshot.objects.filter(pulka=gone).exists()
     assert snapshot(stays, "Vera").seq == 1
     assert snapshot(stays, "Vera").delta == pytest.approx(snapshot(stays, "Vera").rating - 1000)
-    assert rows(club_a) == full_rebuild(club_a)
+    assert rating_rows(club_a) == rebuilt(club_a)
 
 
 @pytest.mark.django_db
 def test_a_reopened_pulka_loses_its_snapshots(club_a, evenings):
-    pulka = finished(evenings[0])
+    pulka = ended_early(evenings[0])
     assert RatingSnapshot.objects.filter(pulka=pulka).count() == 3
 
     services.pulka_reopen(pulka=pulka, reopened_by=None)
@@ -279,25 +242,25 @@ def test_a_reopened_pulka_loses_its_snapshots(club_a, evenings):
 
 @pytest.mark.django_db
 def test_clubs_are_rated_independently(club_a, club_b, evenings):
-    finished(evenings[0])
-    a_before = rows(club_a)
-    b_pulka = finished(make_evening(club_b, date=day(1)), six("Anna", "Vera", "Boris"))
+    ended_early(evenings[0])
+    a_before = rating_rows(club_a)
+    b_pulka = ended_early(make_evening(club_b, date=day(1)), six("Anna", "Vera", "Boris"))
 
-    assert rows(club_a) == a_before
+    assert rating_rows(club_a) == a_before
     assert set(RatingSnapshot.objects.filter(pulka=b_pulka).values_list("seq", flat=True)) == {1}
     assert snapshot(b_pulka, "Anna").player.club == club_b
     ratings.ratings_update(club=club_b)
-    assert rows(club_a) == a_before
+    assert rating_rows(club_a) == a_before
 
 
 @pytest.mark.django_db
 def test_current_ratings_are_each_players_latest_snapshot_in_one_query(
     club_a, evenings, django_assert_num_queries
 ):
-    finished(evenings[0])
-    last = finished(evenings[1], six("Vera", "Anna", "Boris"))
-    finished(evenings[2], six("Gleb", "Dina", "Anna"), names=("Anna", "Gleb", "Dina"))
-    finished(make_evening(make_club(), date=day(20)))
+    ended_early(evenings[0])
+    last = ended_early(evenings[1], six("Vera", "Anna", "Boris"))
+    ended_early(evenings[2], six("Gleb", "Dina", "Anna"), names=("Anna", "Gleb", "Dina"))
+    ended_early(make_evening(make_club(), date=day(20)))
 
     with django_assert_num_queries(1):
         current = ratings.current_ratings(club_a)
@@ -312,9 +275,9 @@ def test_current_ratings_are_each_players_latest_snapshot_in_one_query(
 @pytest.mark.django_db
 def test_rating_history_lists_a_players_ratings_oldest_first(club_a, evenings):
     pulkas = [
-        finished(evenings[2]),
-        finished(evenings[0], six("Vera", "Anna", "Boris")),
-        finished(evenings[1], six("Anna", "Boris", "Vera")),
+        ended_early(evenings[2]),
+        ended_early(evenings[0], six("Vera", "Anna", "Boris")),
+        ended_early(evenings[1], six("Anna", "Boris", "Vera")),
     ]
     anna = pulkas[0].seats.get(player__name="Anna").player
 
@@ -334,7 +297,7 @@ def test_moving_an_evening_to_another_date_moves_its_results_and_re_rates():
     from scoring.models import PairResultCache, PulkaResultCache
     from scoring.services import evening_update, pulka_finish
     from tests.conftest import make_club, make_evening, make_pulka, record
-    from tests.scoring.conftest import SIX_BY_BORIS
+    from tests.scoring.factories import SIX_BY_BORIS
 
     club = make_club()
     early = make_evening(club, date=datetime.date(2026, 1, 10))

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 
 from competition.rating import explain, ratings
-from tests.club.helpers import assert_fragment, assert_full_page, html
+from tests.club.factories import assert_fragment, assert_full_page, html
 from tests.conftest import HTMX, PERSONAS
 
 URL = "/ratings/"

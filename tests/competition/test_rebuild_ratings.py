@@ -10,8 +10,9 @@ from django.core.management import CommandError, call_command
 from competition.models import RatingSnapshot
 from scoring import services
 from scoring.models import PairResultCache, PulkaResultCache
-from tests.competition.test_ratings import day, finished, rows, six
+from tests.competition.factories import day, rating_rows
 from tests.conftest import make_evening, make_pulka, record
+from tests.scoring.factories import ended_early, six
 
 pytestmark = pytest.mark.django_db
 
@@ -40,22 +41,22 @@ def caches(pulka) -> tuple[set, set]:
 @pytest.fixture
 def two_clubs(club_a, club_b):
     """Club A: two rated pulkas and a running one; club B: one rated pulka."""
-    finished(make_evening(club_a, date=day(3)))
-    finished(make_evening(club_a, date=day(10)), six("Vera", "Anna", "Boris"))
+    ended_early(make_evening(club_a, date=day(3)))
+    ended_early(make_evening(club_a, date=day(10)), six("Vera", "Anna", "Boris"))
     running = make_pulka(make_evening(club_a, date=day(17)))
     record(running, six("Anna", "Boris", "Vera"))
-    finished(make_evening(club_b, date=day(5)), six("Anna", "Vera", "Boris"))
+    ended_early(make_evening(club_b, date=day(5)), six("Anna", "Vera", "Boris"))
     return club_a, club_b
 
 
 def test_the_command_rebuilds_every_club_as_the_services_left_it(two_clubs):
     club_a, club_b = two_clubs
-    before = rows(club_a), rows(club_b)
+    before = rating_rows(club_a), rating_rows(club_b)
     RatingSnapshot.objects.all().delete()
 
     printed = run()
 
-    assert (rows(club_a), rows(club_b)) == before
+    assert (rating_rows(club_a), rating_rows(club_b)) == before
     assert "other: 1 pulkas rated, 3 snapshots" in printed
     assert "sochi: 2 pulkas rated, 6 snapshots" in printed
     assert "Total: 3 pulkas rated, 9 snapshots in " in printed
@@ -80,12 +81,12 @@ def test_an_unknown_club_is_an_error(two_clubs):
 
 
 def test_the_results_option_rebuilds_missing_result_caches(club_a):
-    first = finished(make_evening(club_a, date=day(3)))
-    second = finished(make_evening(club_a, date=day(10)), six("Vera", "Anna", "Boris"))
-    abandoned = finished(make_evening(club_a, date=day(12)), six("Anna", "Vera", "Boris"))
+    first = ended_early(make_evening(club_a, date=day(3)))
+    second = ended_early(make_evening(club_a, date=day(10)), six("Vera", "Anna", "Boris"))
+    abandoned = ended_early(make_evening(club_a, date=day(12)), six("Anna", "Vera", "Boris"))
     services.pulka_abandon(pulka=abandoned, abandoned_by=None)
     expected = caches(first), caches(second)
-    rated = rows(club_a)
+    rated = rating_rows(club_a)
     PulkaResultCache.objects.filter(pulka=first).delete()
     PairResultCache.objects.filter(pulka=first).delete()
     RatingSnapshot.objects.all().delete()
@@ -94,13 +95,13 @@ def test_the_results_option_rebuilds_missing_result_caches(club_a):
 
     assert (caches(first), caches(second)) == expected
     assert caches(abandoned) == (set(), set())
-    assert rows(club_a) == rated
+    assert rating_rows(club_a) == rated
     assert "sochi: 2 pulkas rated, 6 snapshots, 2 result caches rebuilt" in printed
 
 
 def test_without_the_results_option_a_missing_result_cache_stays_unrated(club_a):
-    first = finished(make_evening(club_a, date=day(3)))
-    second = finished(make_evening(club_a, date=day(10)), six("Vera", "Anna", "Boris"))
+    first = ended_early(make_evening(club_a, date=day(3)))
+    second = ended_early(make_evening(club_a, date=day(10)), six("Vera", "Anna", "Boris"))
     PulkaResultCache.objects.filter(pulka=first).delete()
 
     printed = run("--club", "sochi")

@@ -10,7 +10,7 @@ from competition.models import RatingSnapshot
 from scoring import selectors, services, signals
 from scoring.models import PulkaResultCache
 from tests.conftest import make_club, make_evening, make_pulka, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.core.cache import cache
 
 from club.models import Player, RosterMerge
 from competition.league import selectors as leagues
@@ -15,10 +14,18 @@ from competition.profile import selectors as profile
 from competition.rating import ratings
 from competition.roster.services import RosterMergeError, roster_merge
 from scoring.models import PairResultCache, Pulka, PulkaResultCache, Seat
-from tests.club.helpers import MANAGE, assert_fragment, assert_full_page, html
-from tests.competition.test_league_ranking import make_league
-from tests.competition.test_profile import play_finished
-from tests.conftest import HTMX, PERSONAS, make_evening, make_player, make_pulka, make_user
+from tests.club.factories import MANAGE, assert_fragment, assert_full_page, html
+from tests.competition.factories import make_league
+from tests.conftest import (
+    HTMX,
+    PERSONAS,
+    make_club_a,
+    make_evening,
+    make_player,
+    make_pulka,
+    make_user,
+)
+from tests.scoring.factories import play_finished
 
 pytestmark = pytest.mark.django_db
 
@@ -26,27 +33,39 @@ DAY = datetime.date(2024, 3, 1)
 KEPT, DUPLICATE = "Олена", "Олена Шевченко"
 
 
-@pytest.fixture(autouse=True)
-def _fresh_rankings():
-    cache.clear()
+@pytest.fixture(scope="module")
+def roster_rows(module_rows, django_db_blocker) -> dict:
+    """Club A's roster and pulkas, made once for the module (tests/conftest.py's
+    module_rows), as primary keys."""
+    with django_db_blocker.unblock():
+        club = make_club_a()
+        kept = make_player(club, KEPT)
+        duplicate = make_player(club, DUPLICATE)
+        first = play_finished(make_evening(club, date=DAY), names=(KEPT, "Boris", "Vera"))
+        second = play_finished(
+            make_evening(club, date=DAY + datetime.timedelta(days=7)),
+            names=("Boris", "Vera", DUPLICATE),
+        )
+        running = make_pulka(
+            make_evening(club, date=DAY + datetime.timedelta(days=14)),
+            names=(DUPLICATE, "Boris", "Vera"),
+        )
+        return {
+            "kept": kept.pk,
+            "duplicate": duplicate.pk,
+            "pulkas": (first.pk, second.pk, running.pk),
+        }
 
 
 @pytest.fixture
-def roster(club_a):
+def roster(roster_rows, club_a):
     """Олена played on day 1 (0, 2nd); her duplicate entry won on day 2 (+8, 1st) and sits at
     a running table on day 3. Boris and Vera played both days."""
-    kept = make_player(club_a, KEPT)
-    duplicate = make_player(club_a, DUPLICATE)
-    first = play_finished(make_evening(club_a, date=DAY), names=(KEPT, "Boris", "Vera"))
-    second = play_finished(
-        make_evening(club_a, date=DAY + datetime.timedelta(days=7)),
-        names=("Boris", "Vera", DUPLICATE),
-    )
-    running = make_pulka(
-        make_evening(club_a, date=DAY + datetime.timedelta(days=14)),
-        names=(DUPLICATE, "Boris", "Vera"),
-    )
-    return {"kept": kept, "duplicate": duplicate, "pulkas": (first, second, running)}
+    return {
+        "kept": Player.objects.get(pk=roster_rows["kept"]),
+        "duplicate": Player.objects.get(pk=roster_rows["duplicate"]),
+        "pulkas": tuple(Pulka.objects.get(pk=pk) for pk in roster_rows["pulkas"]),
+    }
 
 
 def snapshot_rows(club) -> set[tuple]:

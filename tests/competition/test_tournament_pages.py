@@ -17,7 +17,7 @@ from competition.templatetags.tournament_format import total as points
 from competition.tournament import selectors, services
 from scoring import engine
 from scoring.models import Evening
-from tests.club.helpers import (
+from tests.club.factories import (
     MANAGE,
     READ,
     assert_fragment,
@@ -26,10 +26,10 @@ from tests.club.helpers import (
     assert_login_redirect,
     html,
 )
-from tests.competition.tournament_helpers import (
-    confirmed,
+from tests.competition.factories import (
     draft,
     make_tournament,
+    play_round,
     published,
     rules_post,
     settings_post,
@@ -54,7 +54,7 @@ def url(name: str, tournament: Tournament | None = None, *args, club: str = "soc
 
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_the_clubs_tournaments_are_read_by_its_members(as_persona, cup, persona):
-    confirmed(cup)
+    play_round(cup, deals=2)
     draft(cup)
 
     response = as_persona(persona).get(url("tournament-list"))
@@ -94,7 +94,7 @@ def test_the_club_page_links_to_its_tournaments(as_persona, club_a):
 
 def test_a_finished_tournament_says_so_in_the_list(as_persona, club_a):
     cup = make_tournament(club_a, round_count=1)
-    confirmed(cup)
+    play_round(cup, deals=2)
 
     text = html(as_persona("player").get(url("tournament-list")))
 
@@ -305,7 +305,7 @@ def test_the_home_is_read_by_the_clubs_members(as_persona, cup, persona):
 
 
 def test_the_home_says_the_rules_the_entries_the_rounds_and_the_standings(as_persona, cup):
-    one = confirmed(cup)
+    one = play_round(cup, deals=2)
     draft(cup)
     Entry.objects.filter(tournament=cup, player__name="Lev").update(status=EntryStatus.WITHDRAWN)
     standings = selectors.standings(cup)
@@ -326,7 +326,7 @@ def test_the_home_says_the_rules_the_entries_the_rounds_and_the_standings(as_per
 
 def test_the_home_shows_the_first_ten_of_the_standings(as_persona, club_a):
     cup = make_tournament(club_a, names=[f"Player {n:02}" for n in range(12)])
-    confirmed(cup)
+    play_round(cup, deals=2)
 
     text = html(as_persona("player").get(url("tournament-detail", cup)))
 
@@ -482,7 +482,7 @@ def test_only_the_owner_withdraws_and_restores(as_persona, cup, persona):
 
 
 def test_a_withdrawal_shows_in_the_list_after_the_rounds_played(as_persona, cup):
-    confirmed(cup)
+    play_round(cup, deals=2)
     anna = Entry.objects.get(tournament=cup, player__name="Anna")
 
     response = as_persona("owner").post(url("entry-withdraw", cup, anna.pk), headers=HTMX)
@@ -494,7 +494,7 @@ def test_a_withdrawal_shows_in_the_list_after_the_rounds_played(as_persona, cup)
 
 def test_a_player_restored_after_a_round_plays_again_from_the_next(as_persona, cup):
     # Regression: the message named his first round ("plays again from round 1").
-    confirmed(cup)
+    play_round(cup, deals=2)
     anna = Entry.objects.get(tournament=cup, player__name="Anna")
     client = as_persona("owner")
     client.post(url("entry-withdraw", cup, anna.pk))
@@ -546,11 +546,11 @@ def test_a_team_name_too_long_is_refused(as_persona, cup):
 
     anna.refresh_from_db()
     assert anna.team == ""
-    assert "has at most 60 characters" in assert_fragment(response, "entries")
+    assert "at most 60 characters" in assert_fragment(response, "entries")
 
 
 def test_a_substitute_plays_for_a_withdrawn_player(as_persona, cup):
-    confirmed(cup)
+    play_round(cup, deals=2)
     anna = Entry.objects.get(tournament=cup, player__name="Anna")
     services.entry_withdraw(entry=anna)
 
@@ -695,7 +695,7 @@ def test_a_penalty_that_makes_no_sense_is_refused(as_persona, cup, fields, messa
 
 
 def test_a_penalty_counts_in_the_standings_on_the_home(as_persona, cup):
-    confirmed(cup)
+    play_round(cup, deals=2)
     before = {line.player: line.score for line in selectors.standings(cup).lines}
     anna = Player.objects.get(club=cup.club, name="Anna")
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import doctest
 import io
-import random
 import re
 from fractions import Fraction
 
@@ -21,16 +20,14 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from club.models import Club, Role
-from competition.demo import next_valid_deal
-from competition.models import FileState, PreparedFile, Round, RoundState, Scoring, Tournament
+from competition.models import FileState, PreparedFile, RoundState, Scoring, Tournament
 from competition.tournament import printouts, selectors, services
-from competition.tournament.printouts import figure
+from competition.tournament.printouts import printed_number
 from scoring import engine
 from scoring.engine import preset_rules, rules_to_dict
-from scoring.models import PulkaStatus
-from scoring.services import deal_record
-from tests.club.helpers import assert_login_redirect
-from tests.conftest import HTMX, PERSONAS, make_member
+from tests.club.factories import assert_login_redirect, assert_not_found
+from tests.competition.factories import make_tournament, play_round
+from tests.conftest import HTMX, PERSONAS, make_club_a, make_member
 
 pytestmark = pytest.mark.django_db
 
@@ -43,29 +40,6 @@ OWNER = {"anonymous": 404, "outsider": 404, "player": 404, "secretary": 404, "ow
 
 
 # --- the test data: a tournament played through the services --------------------------------
-
-
-def play_round(round: Round, *, deals: bool = True, seed: int = 0) -> Round:
-    """Publish, start and play the round (random valid deals up to the deal cap; without
-    `deals` the judge ends every table at once, so it counts 0), confirm."""
-    round = services.round_publish(round=round, by=None)
-    round = services.round_start(round=round)
-    for table in selectors.round_tables(round):
-        if not deals:
-            services.table_end(round=round, number=table.number, by=None)
-            continue
-        pulka = table.pulka
-        names = pulka.names
-        rng = random.Random(seed * 100 + round.number * 10 + table.number)
-        deals: list[engine.Deal] = []
-        while pulka.status == PulkaStatus.RUNNING:
-            data, _sheet = next_valid_deal(
-                rng, pulka.engine_rules(), names, names[pulka.first_dealer], deals
-            )
-            deal_record(pulka=pulka, data=data, entered_by=None)
-            deals.append(engine.deal_from_dict(data, len(deals) + 1))
-            pulka.refresh_from_db()
-    return services.round_confirm(round=round, by=None)
 
 
 def play_tournament(
@@ -86,19 +60,14 @@ def play_tournament(
         "name": "Кубок «Осінь»",
         "rules": rules_to_dict(preset_rules("sochi", pool_target=4)),
         "round_count": rounds,
-        "scoring": Scoring.CAPS,
-        "caps": services.caps_from_text(services.CAPS_PRESETS["200-650"]),
         "deal_cap": 3,
         **fields,
     }
-    tournament = services.tournament_create(club=club, created_by=None, **settings)
-    if teams:
-        for team, members in teams.items():
-            services.entries_add(tournament=tournament, names=members, team=team)
-    else:
-        services.entries_add(tournament=tournament, names=names)
+    tournament = make_tournament(club, () if teams else names, **settings)
+    for team, members in (teams or {}).items():
+        services.entries_add(tournament=tournament, names=members, team=team)
     for _ in range(played):
-        play_round(services.round_draft(tournament=tournament), deals=deals)
+        play_round(tournament, deals=None if deals else 0)
     if draft:
         services.round_draft(tournament=tournament)
     return Tournament.objects.select_related("club").get(pk=tournament.pk)
@@ -125,11 +94,18 @@ def url(name: str, tournament: Tournament, *args, **query) -> str:
     return address
 
 
+@pytest.fixture(scope="module")
+def drawn_cup(module_rows, django_db_blocker) -> int:
+    """Club A's cup, made once for the module (tests/conftest.py's module_rows)."""
+    with django_db_blocker.unblock():
+        return play_tournament(make_club_a(), teams=TEAMS, team_best=2, draft=True, deals=False).pk
+
+
 @pytest.fixture
-def cup(club_a) -> Tournament:
+def cup(drawn_cup, club_a) -> Tournament:
     """Club A's cup: two rounds confirmed (no deals: the seatings are what matters), a third
     drawn as a draft; teams."""
-    return play_tournament(club_a, teams=TEAMS, team_best=2, draft=True, deals=False)
+    return Tournament.objects.select_related("club").get(pk=drawn_cup)
 
 
 def assert_pdf(response, filename_part: str) -> bytes:
@@ -363,13 +339,13 @@ def standing_lines(text: str, names: list[str] = NAMES) -> dict[str, str]:
 
 
 def expected_cells(line, rounds: list[int]) -> str:
-    cells = [figure(line.rounds[n].score) if n in line.rounds else "—" for n in rounds]
-    cells.append(figure(line.score))
+    cells = [printed_number(line.rounds[n].score) if n in line.rounds else "—" for n in rounds]
+    cells.append(printed_number(line.score))
     cells += [
-        figure(line.adjusted),
+        printed_number(line.adjusted),
         str(line.table_wins),
-        figure(line.best_round),
-        figure(line.opponents_total),
+        printed_number(line.best_round),
+        printed_number(line.opponents_total),
         str(line.lot),
     ]
     return " ".join(cells)
@@ -448,7 +424,7 @@ def test_the_final_standings_are_titled_so_and_show_penalties(club_a):
     assert "Final standings" in text
     assert f"{names[player]}, round 2: 7 (whists) — Late" in text
     printed = standing_lines(text)[names[player]]
-    assert f"−7 {figure(penalised.score)}" in printed
+    assert f"−7 {printed_number(penalised.score)}" in printed
 
 
 def test_a_final_stage_puts_the_finalists_first(club_a):
@@ -493,7 +469,7 @@ def test_many_columns_turn_the_standings_page_to_landscape(club_a):
     assert not page_is_landscape(printouts.standings_pdf(short))  # 4 rounds, 4 tie-breaks
 
     services.round_draft(tournament=short)
-    play_round(short.rounds.get(number=5), deals=False)
+    play_round(short.rounds.get(number=5), deals=0)
 
     assert page_is_landscape(printouts.standings_pdf(short))  # 5 rounds, 4 tie-breaks
 
@@ -517,8 +493,9 @@ def test_place_points_standings_have_no_lot_column_without_a_lot(club_a):
     lines = standing_lines(text)
     for line in selectors.standings(cup).lines:
         assert lines[names[line.player]].endswith(
-            f"{figure(line.rounds[1].score)} {figure(line.score)} {figure(line.adjusted)}"
-            f" {line.table_wins} {figure(line.best_round)} {figure(line.opponents_total)}"
+            f"{printed_number(line.rounds[1].score)} {printed_number(line.score)}"
+            f" {printed_number(line.adjusted)} {line.table_wins}"
+            f" {printed_number(line.best_round)} {printed_number(line.opponents_total)}"
         )
 
 
@@ -535,24 +512,31 @@ def test_the_team_standings_sum_the_best_members(club_a):
     assert "Team standings after round 2" in text
     assert [line.team for line in lines] != []
     for line in lines:
-        cells = " ".join([figure(line.rounds[1]), figure(line.rounds[2]), figure(line.total)])
+        cells = " ".join(
+            [
+                printed_number(line.rounds[1]),
+                printed_number(line.rounds[2]),
+                printed_number(line.total),
+            ]
+        )
         assert re.search(rf"^{line.place} {line.team}.* {re.escape(cells)} ", text, re.MULTILINE)
         for member in TEAMS[line.team]:
             assert member in text
-    assert printouts.team_standings_size(cup) == 3
+    drawn = printouts.team_standings_size(cup)
+    assert (drawn.lines, drawn.columns, drawn.listed, drawn.cells) == (3, 4 + 2, 7, 3 * 6 + 7)
 
 
 def test_figures_are_printed_as_players_write_them():
-    assert figure(Fraction(12)) == "12"
-    assert figure(-3) == "−3"
-    assert figure(Fraction(430, 3)) == "143.33"
-    assert figure(Fraction(-1, 3)) == "−0.33"
-    assert figure(None) == ""
+    assert printed_number(Fraction(12)) == "12"
+    assert printed_number(-3) == "−3"
+    assert printed_number(Fraction(430, 3)) == "143.33"
+    assert printed_number(Fraction(-1, 3)) == "−0.33"
+    assert printed_number(None) == ""
 
 
 def test_figures_follow_the_language():
     with translation.override("uk"):
-        assert figure(Fraction(430, 3)) == "143,33"
+        assert printed_number(Fraction(430, 3)) == "143,33"
 
 
 def test_the_examples_in_the_module_hold():
@@ -700,7 +684,8 @@ def test_a_round_or_table_that_is_not_there_is_404(client, owner, cup, path):
 
     response = client.get(f"/c/{cup.club.slug}/tournaments/{cup.pk}/print/{path}")
 
-    assert response.status_code == 404
+    assert_not_found(response, cup.name, NAMES[1])
+    assert response["Content-Type"].startswith("text/html")
 
 
 def test_team_standings_without_teams_are_404(client, owner, club_a):
@@ -741,12 +726,13 @@ def test_a_small_printout_is_not_prepared(client, owner, cup):
     assert not PreparedFile.objects.exists()
 
 
-def test_the_team_standings_answer_only_get(client, owner, cup):
+def test_small_team_standings_are_not_prepared(client, owner, cup):
     client.force_login(owner)
 
     response = client.post(url("tournament-print-teams", cup))
 
-    assert response.status_code == 405
+    assert response.status_code == 404
+    assert not PreparedFile.objects.exists()
 
 
 @pytest.mark.parametrize(
@@ -761,7 +747,7 @@ def test_the_team_standings_answer_only_get(client, owner, cup):
         ),
         (
             "tournament-print-standings",
-            "STANDINGS_THRESHOLD_LINES",
+            "STANDINGS_THRESHOLD_CELLS",
             [],
             "Lines of the standings",
             "Standings",

@@ -8,7 +8,6 @@ deals were recorded, not the caches the pages read.
 
 from __future__ import annotations
 
-import random
 import re
 from fractions import Fraction
 
@@ -20,7 +19,6 @@ from django.utils import translation
 
 from club.models import Player
 from club.names import name_key
-from competition.demo import next_valid_deal
 from competition.models import Round, Scoring, Tournament
 from competition.templatetags.tournament_format import signed_total
 from competition.templatetags.tournament_format import total as total_text
@@ -32,91 +30,51 @@ from competition.tournament.views.public import (
     Slide,
     screen_slide,
 )
-from scoring import engine
 from scoring.formatting import signed
-from scoring.models import PulkaStatus
-from scoring.services import deal_record
-from tests.club.helpers import READ, assert_fragment, assert_full_page, html
-from tests.conftest import HTMX, PERSONAS, make_club, make_member
-
-TEN = (
-    "Андрій Шевченко",
-    "Ольга Шевчук",
-    "Борис Коваль",
-    "Віра Бондар",
-    "Галина Мельник",
-    "Дмитро Ткаченко",
-    "Євген Кравець",
-    "Жанна Олійник",
-    "Зоя Лисенко",
-    "Ігор Руденко",
+from tests.club.factories import READ, assert_fragment, assert_full_page, assert_not_found, html
+from tests.competition.factories import (
+    UKRAINIAN_TEN,
+    expected_lines,
+    play_round,
+    published,
+    round_whists,
+    spring_cup,
 )
-
-
-# --- playing a tournament through the services -------------------------------------------------
-
-
-def make_tournament(club, names=TEN, **fields) -> Tournament:
-    rules = engine.rules_to_dict(engine.preset_rules("sochi", pool_target=4))
-    settings = {"name": "Spring Cup", "rules": rules, "round_count": 4, "scoring": Scoring.WHISTS}
-    tournament = services.tournament_create(club=club, created_by=None, **{**settings, **fields})
-    # A fixed seed: the same seatings, so the same random deals, on every run.
-    Tournament.objects.filter(pk=tournament.pk).update(seed=20240301)
-    tournament.seed = 20240301
-    services.entries_add(tournament=tournament, names=list(names))
-    return tournament
-
-
-def publish_round(tournament: Tournament) -> Round:
-    return services.round_publish(round=services.round_draft(tournament=tournament), by=None)
-
-
-def play_round(round: Round, *, deals: int = 3) -> dict[int, Fraction]:
-    """Random valid deals at every table, each table ended on time (unless its pools closed
-    first), the round confirmed.
-    Returns each seated player's whists as the engine settled his table."""
-    services.round_start(round=round)
-    whists: dict[int, Fraction] = {}
-    for table in selectors.round_tables(round):
-        pulka = table.pulka
-        names, played, sheet = pulka.names, [], None
-        rng = random.Random(round.number * 100 + table.number)
-        for _ in range(deals):
-            data, _sheet = next_valid_deal(
-                rng, pulka.engine_rules(), names, names[pulka.first_dealer], played
-            )
-            _, sheet = deal_record(pulka=pulka, data=data, entered_by=None)
-            played.append(engine.deal_from_dict(data, len(played) + 1))
-            pulka.refresh_from_db()
-            if pulka.status != PulkaStatus.RUNNING:
-                break  # every pool closed: the table ended by itself
-        else:
-            services.table_end(round=round, number=table.number, by=None)
-        seated = list(pulka.seats.order_by("position").values_list("player_id", flat=True))
-        for position, name in enumerate(names):
-            whists[seated[position]] = Fraction(sheet.result[name])
-    services.round_confirm(round=round, by=None)
-    return whists
+from tests.conftest import HTMX, PERSONAS, make_club, make_club_a, make_member
 
 
 def player_named(club, name: str) -> Player:
     return Player.objects.get(club=club, name=name)
 
 
+@pytest.fixture(scope="module")
+def played_cup(module_rows, django_db_blocker) -> tuple[int, int, int, dict[int, Fraction]]:
+    """Club A's cup, made once for the module (tests/conftest.py's module_rows)."""
+    with django_db_blocker.unblock():
+        tournament = spring_cup(make_club_a())
+        first = published(tournament)
+        play_round(first, deals=3)
+        whists = round_whists(first)
+        return tournament.pk, first.pk, published(tournament).pk, whists
+
+
 @pytest.fixture
-def cup(club_a):
-    """Ten players (tables of 4, 3 and 3): round 1 played and confirmed, round 2 published."""
-    tournament = make_tournament(club_a)
-    first = publish_round(tournament)
-    whists = play_round(first)
-    second = publish_round(tournament)
-    return tournament, first, second, whists
+def cup(played_cup, club_a):
+    """Ten players (tables of 4, 3 and 3): round 1 played and confirmed, round 2 published;
+    with the whists each player's table settled in round 1."""
+    tournament, first, second, whists = played_cup
+    return (
+        Tournament.objects.get(pk=tournament),
+        Round.objects.get(pk=first),
+        Round.objects.get(pk=second),
+        dict(whists),
+    )
 
 
 @pytest.fixture
 def open_cup(public_club):
-    tournament = make_tournament(public_club)
-    return tournament, publish_round(tournament)
+    tournament = spring_cup(public_club)
+    return tournament, published(tournament)
 
 
 def find_url(tournament: Tournament, **query) -> str:
@@ -143,18 +101,6 @@ def find_lines(text: str) -> list[tuple[int, int | None, int | None]]:
         (int(player), int(table) if table else None, int(seat) if seat else None)
         for player, table, seat in LINE.findall(text)
     ]
-
-
-def expected_lines(round: Round) -> list[tuple[int, int | None, int | None]]:
-    """From the round's stored seating: (player, table, seat from 1), alphabetically."""
-    keys = dict(Player.objects.values_list("pk", "name_key"))
-    seats = [
-        (player, table["number"], position + 1)
-        for table in round.seating["tables"]
-        for position, player in enumerate(table["seats"])
-    ]
-    seats += [(bye["player"], None, None) for bye in round.seating.get("byes", ())]
-    return sorted(seats, key=lambda line: (keys[line[0]], line[0]))
 
 
 # --- who may see the pages --------------------------------------------------------------------
@@ -198,9 +144,10 @@ def test_an_outsider_of_a_public_club_reads_too_but_a_member_of_another_club_not
     client = as_persona("outsider")
     url = find_url if view == "find" else screen_url
 
-    assert client.get(url(public)).status_code == 200
+    page = assert_full_page(client.get(url(public)), "find-list" if view == "find" else "screen")
+    assert public.name in page
     elsewhere = reverse(f"competition:tournament-{view}", args=[public.club.slug, private.pk])
-    assert client.get(elsewhere).status_code == 404
+    assert_not_found(client.get(elsewhere), private.name, UKRAINIAN_TEN[0])
 
 
 # --- find your table --------------------------------------------------------------------------
@@ -311,15 +258,15 @@ def test_a_round_number_that_is_not_one_shows_the_current_round(as_persona, cup,
 def test_a_round_that_does_not_exist_is_not_found(as_persona, cup):
     tournament, *_ = cup
 
-    assert as_persona("player").get(find_url(tournament, round=7)).status_code == 404
+    assert_not_found(as_persona("player").get(find_url(tournament, round=7)), tournament.name)
 
 
 @pytest.fixture
 def drafted(club_a):
     """Round 1 confirmed, round 2 a draft."""
-    tournament = make_tournament(club_a)
-    first = publish_round(tournament)
-    play_round(first)
+    tournament = spring_cup(club_a)
+    first = published(tournament)
+    play_round(first, deals=3)
     draft = services.round_draft(tournament=tournament)
     return tournament, first, draft
 
@@ -351,7 +298,7 @@ def test_a_draft_is_never_the_current_round(as_persona, drafted, persona):
 def test_a_draft_asked_for_by_number_is_not_found(as_persona, drafted, persona):
     tournament, _, draft = drafted
 
-    assert as_persona(persona).get(find_url(tournament, round=2)).status_code == 404
+    assert_not_found(as_persona(persona).get(find_url(tournament, round=2)), tournament.name)
 
 
 @pytest.mark.django_db
@@ -367,7 +314,7 @@ def test_the_organiser_previews_the_draft_marked_as_one(as_persona, drafted):
 
 @pytest.mark.django_db
 def test_before_any_round_is_published_nobody_sees_a_seating(as_persona, club_a):
-    tournament = make_tournament(club_a)
+    tournament = spring_cup(club_a)
     services.round_draft(tournament=tournament)
 
     for persona in ("player", "owner"):
@@ -381,8 +328,8 @@ def test_before_any_round_is_published_nobody_sees_a_seating(as_persona, club_a)
 
 @pytest.mark.django_db
 def test_with_five_players_the_one_who_sits_out_is_listed_with_the_reason(as_persona, club_a):
-    tournament = make_tournament(club_a, names=TEN[:5])
-    round = publish_round(tournament)
+    tournament = spring_cup(club_a, names=UKRAINIAN_TEN[:5])
+    round = published(tournament)
     (bye,) = round.seating["byes"]
 
     text = html(as_persona("player").get(find_url(tournament)))
@@ -395,10 +342,10 @@ def test_with_five_players_the_one_who_sits_out_is_listed_with_the_reason(as_per
 
 @pytest.mark.django_db
 def test_a_tournament_of_another_club_is_not_found(as_persona, cup, club_b):
-    other = make_tournament(club_b, names=("Anna", "Boris", "Vera"))
+    other = spring_cup(club_b, names=("Anna", "Boris", "Vera"))
     url = reverse("competition:tournament-find", args=["sochi", other.pk])
 
-    assert as_persona("player").get(url).status_code == 404
+    assert_not_found(as_persona("player").get(url), "Anna", "Boris", "Vera")
 
 
 @pytest.mark.django_db
@@ -407,8 +354,8 @@ def test_find_costs_the_same_queries_for_ten_and_thirty_two_players(as_persona, 
     client.get("/")  # the first request of a session reads a little more
     counts = []
     for size in (10, 32):
-        tournament = make_tournament(club_a, names=[f"P{size}-{n}" for n in range(size)])
-        publish_round(tournament)
+        tournament = spring_cup(club_a, names=[f"P{size}-{n}" for n in range(size)])
+        published(tournament)
         with CaptureQueriesContext(connection) as queries:
             assert client.get(find_url(tournament)).status_code == 200
         counts.append(len(queries))
@@ -525,9 +472,9 @@ def test_the_standings_on_the_projector_are_the_settled_whists(as_persona, cup):
 @pytest.mark.django_db
 def test_a_long_tournament_pages_both_lists_in_turn(as_persona, club_a):
     names = [f"Гравець {n:02}" for n in range(32)]
-    tournament = make_tournament(club_a, names=names)
-    play_round(publish_round(tournament), deals=1)
-    publish_round(tournament)
+    tournament = spring_cup(club_a, names=names)
+    play_round(published(tournament), deals=1)
+    published(tournament)
     client = as_persona("player")
 
     shown, page = [], 0
@@ -550,7 +497,7 @@ def test_a_long_tournament_pages_both_lists_in_turn(as_persona, club_a):
 
 @pytest.mark.django_db
 def test_before_any_round_the_projector_waits(as_persona, club_a):
-    tournament = make_tournament(club_a)
+    tournament = spring_cup(club_a)
     services.round_draft(tournament=tournament)
 
     text = html(as_persona("owner").get(screen_url(tournament, 3)))
@@ -573,17 +520,17 @@ def test_a_page_that_is_no_number_starts_the_cycle(as_persona, cup, value):
 @pytest.mark.django_db
 def test_the_projector_costs_the_same_queries_for_one_round_and_for_three(as_persona, club_a):
     client = as_persona("player")
-    tournament = make_tournament(club_a, round_count=5)
-    play_round(publish_round(tournament), deals=1)
-    second = publish_round(tournament)
+    tournament = spring_cup(club_a, round_count=5)
+    play_round(published(tournament), deals=1)
+    second = published(tournament)
     client.get(screen_url(tournament))  # the first request of a session reads a little more
     counts = []
     with CaptureQueriesContext(connection) as queries:
         assert client.get(screen_url(tournament, 1)).status_code == 200
     counts.append(len(queries))
     play_round(second, deals=1)
-    play_round(publish_round(tournament), deals=1)
-    publish_round(tournament)
+    play_round(published(tournament), deals=1)
+    published(tournament)
     with CaptureQueriesContext(connection) as queries:
         assert client.get(screen_url(tournament, 1)).status_code == 200
     counts.append(len(queries))
@@ -644,8 +591,8 @@ def test_every_players_rounds_hold_the_engines_whists(cup):
 @pytest.mark.django_db
 def test_under_caps_the_profile_shows_the_whists_and_what_they_count(as_persona, club_a):
     caps = services.caps_from_text("0:1, 5:3/10")  # beyond 5 whists either way, 3/10 of them
-    tournament = make_tournament(club_a, scoring=Scoring.CAPS, caps=caps)
-    whists = play_round(publish_round(tournament), deals=4)
+    tournament = spring_cup(club_a, scoring=Scoring.CAPS, caps=caps)
+    whists = round_whists(play_round(published(tournament), deals=4))
     player = Player.objects.get(pk=max(whists, key=lambda player: abs(whists[player])))
     played = whists[player.pk]
     counted = (5 + Fraction(3, 10) * (abs(played) - 5)) * (1 if played > 0 else -1)
@@ -682,8 +629,8 @@ def test_the_profile_never_shows_a_draft_round(as_persona, drafted):
 
 @pytest.mark.django_db
 def test_a_round_sat_out_shows_on_the_profile(as_persona, club_a):
-    tournament = make_tournament(club_a, names=TEN[:5], bye_score=7)
-    round = publish_round(tournament)
+    tournament = spring_cup(club_a, names=UKRAINIAN_TEN[:5], bye_score=7)
+    round = published(tournament)
     (bye,) = round.seating["byes"]
     play_round(round, deals=1)
 
@@ -717,17 +664,17 @@ def _profile_queries(client, player: Player) -> int:
 @pytest.mark.django_db
 def test_the_profile_costs_the_same_queries_for_one_tournament_and_for_three(as_persona, club_a):
     client = as_persona("player")
-    cup = make_tournament(club_a)
-    play_round(publish_round(cup), deals=1)
+    cup = spring_cup(club_a)
+    play_round(published(cup), deals=1)
     player = player_named(club_a, "Віра Бондар")
     _profile_queries(client, player)  # the first request of a session reads a little more
     one = _profile_queries(client, player)
 
-    play_round(publish_round(cup), deals=1)
+    play_round(published(cup), deals=1)
     for name in ("Autumn Cup", "Winter Cup"):
-        other = make_tournament(club_a, name=name)
-        play_round(publish_round(other), deals=1)
-        publish_round(other)
+        other = spring_cup(club_a, name=name)
+        play_round(published(other), deals=1)
+        published(other)
 
     assert len(selectors.player_rounds(player)) == 3
     assert _profile_queries(client, player) == one
@@ -736,8 +683,8 @@ def test_the_profile_costs_the_same_queries_for_one_tournament_and_for_three(as_
 @pytest.mark.django_db
 def test_the_tournaments_cost_the_profile_a_fixed_number_of_queries(as_persona, club_a):
     """Six at most: tournaments, rounds, results, his tables, penalties, names."""
-    cup = make_tournament(club_a)
-    play_round(publish_round(cup), deals=1)
+    cup = spring_cup(club_a)
+    play_round(published(cup), deals=1)
     player = player_named(club_a, "Віра Бондар")
 
     with CaptureQueriesContext(connection) as queries:
@@ -754,7 +701,7 @@ def test_a_tournament_under_another_public_clubs_address_is_not_found(client, op
     make_member(other)
     url = reverse("competition:tournament-find", args=[other.slug, tournament.pk])
 
-    assert client.get(url).status_code == 404
+    assert_not_found(client.get(url), tournament.name, UKRAINIAN_TEN[0])
 
 
 # --- how totals read ------------------------------------------------------------------------------

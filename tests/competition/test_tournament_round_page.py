@@ -18,13 +18,21 @@ from competition.tournament.pages import MATRIX_MAX
 from scoring import engine
 from scoring.models import Evening, Pulka, PulkaStatus
 from scoring.services import deal_update
-from tests.club.helpers import MANAGE, READ, RECORD, assert_fragment, assert_full_page, html
-from tests.competition.tournament_helpers import (
-    confirmed,
+from tests.club.factories import (
+    MANAGE,
+    READ,
+    RECORD,
+    assert_fragment,
+    assert_full_page,
+    assert_not_found,
+    html,
+)
+from tests.competition.factories import (
     draft,
     end_all,
     make_tournament,
     play,
+    play_round,
     published,
 )
 from tests.conftest import HTMX, PERSONAS
@@ -123,11 +131,11 @@ def test_the_round_fragment_for_htmx(as_persona, cup):
 
 
 def test_a_round_that_does_not_exist_is_404(as_persona, cup):
-    assert as_persona("owner").get(f"/c/sochi/tournaments/{cup.pk}/rounds/1/").status_code == 404
-    assert (
-        as_persona("owner").get(f"/c/sochi/tournaments/{cup.pk}/rounds/{'9' * 30}/").status_code
-        == 404
-    )
+    client = as_persona("owner")
+
+    assert_not_found(client.get(f"/c/sochi/tournaments/{cup.pk}/rounds/1/"), cup.name)
+    assert_not_found(client.get(f"/c/sochi/tournaments/{cup.pk}/rounds/{'9' * 30}/"), cup.name)
+    assert not cup.rounds.exists()
 
 
 # --- the draft ------------------------------------------------------------------------------
@@ -150,7 +158,7 @@ def test_the_draft_shows_its_tables_seats_first_dealers_and_seed(as_persona, cup
 
 
 def test_the_draft_warns_of_pairs_meeting_again_with_their_names(as_persona, cup):
-    confirmed(cup)
+    play_round(cup, deals=2)
     round = draft(cup)
     round.seating["tables"][0]["seats"] = selectors.history(cup, 2)[0].tables[0].seats
     round.seating["tables"][0]["first_dealer"] = round.seating["tables"][0]["seats"][0]
@@ -165,7 +173,7 @@ def test_the_draft_warns_of_pairs_meeting_again_with_their_names(as_persona, cup
 
 
 def test_the_repeat_meetings_matrix_counts_the_rounds_played_and_the_draft(as_persona, cup):
-    confirmed(cup)
+    play_round(cup, deals=2)
     round = draft(cup)
 
     text = html(as_persona("owner").get(url(round)))
@@ -177,7 +185,7 @@ def test_the_repeat_meetings_matrix_counts_the_rounds_played_and_the_draft(as_pe
 
 def test_a_large_field_shows_only_the_pairs_that_met_twice(as_persona, club_a):
     cup = make_tournament(club_a, names=[f"Player {n:02}" for n in range(MATRIX_MAX + 4)])
-    first = confirmed(cup)
+    first = play_round(cup, deals=2)
     round = draft(cup)
     table = first.seating["tables"][0]["seats"]
     services.draft_swap(round=round, first=table[0], second=round.seating["tables"][0]["seats"][0])
@@ -415,7 +423,7 @@ def test_a_withdrawn_player_in_the_draft_blocks_publishing(as_persona, cup):
 def test_the_refusal_to_publish_says_each_problem_as_a_sentence(as_persona, cup):
     # Regression: the problems (listed without stops on the draft page) were run together
     # in the message: "... sits at table 3 9 players sit at tables of 3 + 3 + 3, ...".
-    confirmed(cup)
+    play_round(cup, deals=2)
     round = draft(cup)
     services.entry_withdraw(entry=Entry.objects.get(tournament=cup, player__name="Boris"))
     table = next(t["number"] for t in round.seating["tables"] if pid(cup, "Boris") in t["seats"])
@@ -462,6 +470,8 @@ def test_who_may_run_a_published_round(as_persona, cup, persona, action):
     round = published(cup)
     if action == "confirm":
         end_all(round)
+    if action == "end-table":
+        services.round_start(round=round)  # a secretary ends tables of a running round
     before = snapshot(cup)
 
     response = as_persona(persona).post(url(round, action), _play_data(round, action))
@@ -490,7 +500,7 @@ def test_starting_the_round(as_persona, cup):
 
 def test_a_secretary_ends_a_table_on_time(as_persona, club_a):
     rules = engine.rules_to_dict(engine.preset_rules("sochi", pool_target=50))
-    round = published(make_tournament(club_a, rules=rules))
+    round = services.round_start(round=published(make_tournament(club_a, rules=rules)))
     play(round, deals=1)
     table = RoundTable.objects.get(round=round, number=1)
     running_before = table.pulka.is_running
@@ -501,6 +511,46 @@ def test_a_secretary_ends_a_table_on_time(as_persona, club_a):
     assert running_before
     assert table.pulka.status in (PulkaStatus.FINISHED, PulkaStatus.ABANDONED)
     assert "Table 1 is ended." in assert_fragment(response, "round")
+
+
+def test_only_the_organiser_ends_the_tables_of_a_round_that_has_not_started(as_persona, cup):
+    round = published(cup)
+    before = snapshot(cup)
+
+    refused = as_persona("secretary").post(url(round, "end-table"), {"table": "1"}, headers=HTMX)
+
+    assert "Round 1 has not started: only the organiser can end its tables." in (
+        assert_fragment(refused, "round")
+    )
+    assert snapshot(cup) == before
+    ended = as_persona("owner").post(url(round, "end-table"), {"table": "1"}, headers=HTMX)
+    assert "Table 1 is ended." in assert_fragment(ended, "round")
+
+
+def test_the_loser_of_a_confirm_race_sees_the_round_confirmed(as_persona, cup, monkeypatch):
+    round = published(cup)
+    end_all(round)
+    stale = Round.objects.get(pk=round.pk)
+    # The second secretary's request read the round before the first one confirmed it.
+    monkeypatch.setattr(selectors, "round_of", _first_read_is(stale, selectors.round_of))
+    services.round_confirm(round=round, by=None)
+
+    response = as_persona("owner").post(url(round, "confirm"), headers=HTMX)
+
+    text = assert_fragment(response, "round")
+    assert 'id="confirm-round"' not in text
+    assert fresh(round).state == RoundState.CONFIRMED
+
+
+def _first_read_is(stale: Round, read):
+    """round_of that answers `stale` once (as the racing request saw it), then reads."""
+    calls = []
+
+    def round_of(tournament, number):
+        calls.append(number)
+        return stale if len(calls) == 1 else read(tournament, number)
+
+    return round_of
 
 
 @pytest.mark.parametrize(
@@ -632,7 +682,7 @@ def test_the_tables_poll_answers_204_until_a_deal_is_entered(as_persona, cup):
 
 
 def test_a_confirmed_round_corrected_later_says_the_standings_include_it(as_persona, cup):
-    round = confirmed(cup, deals=2)
+    round = play_round(cup, deals=2)
     pulka = next(t.pulka for t in selectors.round_tables(round) if t.pulka.deals.exists())
     notice = "A deal was corrected after the round was confirmed; the standings include it."
     before = html(as_persona("player").get(url(round)))

@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 
 from club.models import Player
 from competition.demo import next_valid_deal
-from competition.lib import seating as seat
+from competition.lib import seating
 from competition.lib import tournament_scoring as ts
 from competition.models import (
     Entry,
@@ -37,93 +37,32 @@ from competition.tournament import services as svc
 from scoring import engine
 from scoring import services as scoring
 from scoring.models import Deal, Evening, Pulka, PulkaStatus, Seat
+from tests.competition.factories import (
+    CAPS,
+    RULES,
+    end_all,
+    make_tournament,
+    names_for,
+    play,
+    play_round,
+    play_table,
+    table_whists,
+)
 from tests.conftest import make_club
 
 pytestmark = pytest.mark.django_db
 
-RULES = engine.rules_to_dict(engine.preset_rules("sochi", pool_target=10))
-CAPS = svc.caps_from_text(svc.CAPS_PRESETS["200-650"])
-
-
 # --- helpers --------------------------------------------------------------------------------
 
 
-def names_for(count: int, prefix: str = "P") -> list[str]:
-    return [f"{prefix}{n:02d}" for n in range(1, count + 1)]
-
-
 def tournament(club=None, players: int = 10, **overrides) -> Tournament:
-    settings = {
-        "name": "Cup",
-        "rules": RULES,
-        "round_count": 3,
-        "scoring": Scoring.CAPS,
-        "caps": CAPS,
-        "deal_cap": 6,
-        **overrides,
-    }
-    made = svc.tournament_create(club=club or make_club(), created_by=None, **settings)
-    if players:
-        svc.entries_add(tournament=made, names=names_for(players))
-    return made
+    """A cup of `players` (P01, P02, ...), Sochi to 10, caps 200/650, 3 rounds of 6 deals."""
+    fields = {"name": "Cup", "rules": RULES, "deal_cap": 6, **overrides}
+    return make_tournament(club, names_for(players), **fields)
 
 
 def ids(t: Tournament) -> dict[str, int]:
     return {name: player for player, name in sel.names(t).items()}
-
-
-def play_table(pulka: Pulka, deals: int | None = None, seed: object = 0) -> None:
-    """Random valid deals until the table ends (at its pool or its cap) or `deals` more."""
-    pulka.refresh_from_db()
-    names = pulka.names
-    rules = pulka.engine_rules()
-    played = [d.to_engine(names) for d in Deal.objects.filter(pulka=pulka).order_by("number")]
-    rng = random.Random(f"{pulka.pk}/{seed}")
-    while pulka.status == PulkaStatus.RUNNING and (deals is None or deals > 0):
-        data, _ = next_valid_deal(rng, rules, names, names[pulka.first_dealer], played)
-        scoring.deal_record(pulka=pulka, data=data, entered_by=None)
-        played.append(engine.deal_from_dict(data, len(played) + 1))
-        pulka.refresh_from_db()
-        deals = None if deals is None else deals - 1
-
-
-def play(round: Round, deals: int | None = None) -> None:
-    for table in sel.round_tables(round):
-        play_table(table.pulka, deals, seed=round.number)
-
-
-def end_all(round: Round) -> None:
-    for number in sel.running_tables(round):
-        svc.table_end(round=round, number=number, by=None)
-
-
-def full_round(t: Tournament, deals: int | None = None) -> Round:
-    """Draw, publish, start, play (all deals to the cap, or `deals` then ended), confirm."""
-    drawn = svc.round_draft(tournament=t)
-    assert svc.draft_problems(drawn) == []
-    published = svc.round_publish(round=drawn, by=None)
-    playing = svc.round_start(round=published)
-    play(playing, deals)
-    end_all(playing)
-    return svc.round_confirm(round=playing, by=None)
-
-
-def table_whists(table: RoundTable) -> dict[int, Fraction] | None:
-    """A table's settlement replayed by the engine from its deals (None: set aside)."""
-    pulka = table.pulka
-    if pulka.status != PulkaStatus.FINISHED:
-        return None
-    seats = list(
-        Seat.objects.filter(pulka=pulka)
-        .order_by("position")
-        .values_list("player_id", "player__name")
-    )
-    names = [name for _, name in seats]
-    deals = [d.to_engine(names) for d in Deal.objects.filter(pulka=pulka).order_by("number")]
-    sheet = engine.compute_sheet(
-        engine.rules_from_dict(pulka.rules), names, deals, first_dealer=names[pulka.first_dealer]
-    )
-    return {player: sheet.result[name] for player, name in seats}
 
 
 def zero_scores(number: int, table: int, players: list[int]) -> list[ts.RoundScore]:
@@ -178,7 +117,7 @@ def expected(
         "names": sel.names(t),
         "tie_breaks": tie_breaks,
         "penalties": penalties,
-        "lot_seed": seat.round_seed(t.seed, 0) if t.lot else None,
+        "lot_seed": seating.round_seed(t.seed, 0) if t.lot else None,
     }
     if stage is not None:
         return ts.staged_standings(expected_scores(t, rule), stage=stage, **settings)
@@ -229,7 +168,7 @@ def pulka_players(r: Round) -> dict[int, list[int]]:
 def test_ten_players_play_three_rounds_seated_swiss_after_the_first():
     t = tournament(players=10, round_count=3, seating=SeatingMethod.SWISS)
 
-    first = full_round(t)
+    first = play_round(t)
     assert first.method == "rating"
     assert sorted(len(table["seats"]) for table in first.seating["tables"]) == [3, 3, 4]
     assert lines(sel.standings(t)) == lines(expected(t, CAPS_RULE))
@@ -250,7 +189,7 @@ def test_ten_players_play_three_rounds_seated_swiss_after_the_first():
     svc.round_confirm(round=second, by=None)
     assert lines(sel.standings(t)) == lines(expected(t, CAPS_RULE))
 
-    third = full_round(t)
+    third = play_round(t)
     t.refresh_from_db()
     assert third.state == RoundState.CONFIRMED
     assert t.finished_at is not None
@@ -268,10 +207,10 @@ def test_five_players_sit_out_in_turn_and_the_bye_counts_its_score():
 
     out = []
     for _ in range(5):
-        r = full_round(t)
+        r = play_round(t)
         assert [len(table["seats"]) for table in r.seating["tables"]] == [4]
         (bye,) = r.seating["byes"]
-        assert bye["reason"] == seat.BYE_FIVE_PLAYERS
+        assert bye["reason"] == seating.BYE_FIVE_PLAYERS
         assert not Seat.objects.filter(pulka__tournament_table__round=r, player_id=bye["player"])
         out.append(bye["player"])
 
@@ -282,7 +221,8 @@ def test_five_players_sit_out_in_turn_and_the_bye_counts_its_score():
         (sat_out,) = [s for s in line.rounds.values() if s.table is None]
         assert sat_out.score == 30
     assert (
-        "sits out each round in turn" in sel.named([seat.Problem(seat.BYE_FIVE_PLAYERS, {})], {})[0]
+        "sits out each round in turn"
+        in sel.problem_texts([seating.Problem(seating.BYE_FIVE_PLAYERS, {})], {})[0]
     )
 
 
@@ -293,7 +233,7 @@ def test_every_player_is_seated_once_at_tables_of_four_and_three(players, sizes)
     t = tournament(players=players, round_count=2)
 
     for _ in range(2):
-        r = full_round(t, deals=2)
+        r = play_round(t, deals=2)
         assert sorted((len(x["seats"]) for x in r.seating["tables"]), reverse=True) == sizes
         assert set(seated(r).values()) == {1}
         assert len(seated(r)) == players
@@ -307,19 +247,19 @@ def test_every_player_is_seated_once_at_tables_of_four_and_three(players, sizes)
 
 def test_a_schedule_published_in_advance_is_the_one_played():
     t = tournament(players=16, round_count=3, seating=SeatingMethod.SCHEDULE)
-    planned = seat.schedule(sel.entrants(t, 1), rounds=3, seed=t.seed)
+    planned = seating.schedule(sel.entrants(t, 1), rounds=3, seed=t.seed)
     assert sel.planned_rounds(t) == planned
 
     played = []
     for k in range(3):
         assert [x.tables for x in sel.planned_rounds(t)] == [x.tables for x in planned[k:]]
-        r = full_round(t, deals=1)
+        r = play_round(t, deals=1)
         assert sel.seating_of(r).tables == planned[k].tables
-        assert r.seed == planned[k].seed == seat.round_seed(t.seed, k + 1)
+        assert r.seed == planned[k].seed == seating.round_seed(t.seed, k + 1)
         played.append(sel.seating_of(r))
 
     assert [s.method.value for s in played] == ["rating", "mixing", "mixing"]
-    assert seat.repeated_meetings(played) == 0
+    assert seating.repeated_meetings(played) == 0
     assert sel.planned_rounds(t) == ()
 
 
@@ -327,11 +267,11 @@ def test_mixing_seats_sixteen_players_three_rounds_without_a_repeat():
     t = tournament(players=16, round_count=3, seating=SeatingMethod.MIXING)
 
     for _ in range(3):
-        full_round(t, deals=1)
+        play_round(t, deals=1)
 
     history = sel.history(t, 4)
     assert [s.method.value for s in history] == ["rating", "mixing", "mixing"]
-    assert seat.repeated_meetings(history) == 0
+    assert seating.repeated_meetings(history) == 0
 
 
 # --- changes mid-event ----------------------------------------------------------------------
@@ -339,7 +279,7 @@ def test_mixing_seats_sixteen_players_three_rounds_without_a_repeat():
 
 def test_a_late_entry_plays_from_the_next_round_and_a_draft_drawn_before_fails_its_check():
     t = tournament(players=10, round_count=3)
-    full_round(t, deals=1)
+    play_round(t, deals=1)
     draft = svc.round_draft(tournament=t)
 
     (late,) = svc.entries_add(tournament=t, names=["Zoya"])
@@ -365,7 +305,7 @@ def test_a_late_entry_plays_from_the_next_round_and_a_draft_drawn_before_fails_i
 
 def test_a_withdrawn_player_keeps_his_rounds_and_blocks_a_draft_that_seats_him():
     t = tournament(players=11, round_count=3)
-    full_round(t, deals=2)
+    play_round(t, deals=2)
     draft = svc.round_draft(tournament=t)
     who = ids(t)["P03"]
     entry = Entry.objects.get(tournament=t, player_id=who)
@@ -393,7 +333,7 @@ def test_a_withdrawn_player_keeps_his_rounds_and_blocks_a_draft_that_seats_him()
 
 def test_a_withdrawn_player_can_be_swapped_out_of_a_draft_by_a_late_entry():
     t = tournament(players=10, round_count=3)
-    full_round(t, deals=1)
+    play_round(t, deals=1)
     draft = svc.round_draft(tournament=t)
     gone = ids(t)["P04"]
     svc.entry_withdraw(entry=Entry.objects.get(tournament=t, player_id=gone))
@@ -466,7 +406,7 @@ def test_a_substitute_is_refused_at_a_table_that_has_started():
 
 def test_a_substitute_after_the_round_plays_from_the_next_and_takes_the_seat_in_its_draft():
     t = tournament(players=10, round_count=3)
-    full_round(t, deals=1)
+    play_round(t, deals=1)
     draft = svc.round_draft(tournament=t)
     who = ids(t)["P07"]
     entry = Entry.objects.get(tournament=t, player_id=who)
@@ -486,10 +426,10 @@ def test_a_restored_player_is_seated_again_from_the_next_round():
     t = tournament(players=10, round_count=3)
     who = ids(t)["P01"]
     entry = Entry.objects.get(tournament=t, player_id=who)
-    full_round(t, deals=1)
+    play_round(t, deals=1)
     svc.entry_withdraw(entry=entry)
     svc.entries_add(tournament=t, names=["Zoya"])  # ten still play round 2
-    second = full_round(t, deals=1)
+    second = play_round(t, deals=1)
     assert who not in seated(second)
 
     svc.entry_restore(entry=entry)
@@ -536,7 +476,7 @@ def test_with_five_players_the_one_sitting_out_can_be_swapped_in():
     (table,) = draft.seating["tables"]
     assert bye["player"] in table["seats"]
     assert table["first_dealer"] == bye["player"]
-    assert draft.seating["byes"] == [{"player": dealer, "reason": seat.BYE_FIVE_PLAYERS}]
+    assert draft.seating["byes"] == [{"player": dealer, "reason": seating.BYE_FIVE_PLAYERS}]
     assert svc.draft_problems(draft) == []
 
 
@@ -740,7 +680,7 @@ def test_rounds_go_in_order_and_no_more_than_planned():
         svc.round_confirm(round=r, by=None)
     t.refresh_from_db()
     assert t.finished_at is None
-    full_round(t, deals=1)
+    play_round(t, deals=1)
     t.refresh_from_db()
     assert t.finished_at is not None
     with pytest.raises(svc.TournamentServiceError, match="All 2 rounds are drawn"):
@@ -776,8 +716,8 @@ def test_the_standings_are_the_engine_settlements_under_the_rule(name):
     settings, rule = RULES_BY_NAME[name]
     t = tournament(players=11, round_count=2, **settings)
 
-    full_round(t)
-    full_round(t)
+    play_round(t)
+    play_round(t)
 
     assert lines(sel.standings(t)) == lines(expected(t, rule))
     assert sel.scoring_rule(t) == rule
@@ -786,7 +726,7 @@ def test_the_standings_are_the_engine_settlements_under_the_rule(name):
 def test_the_tie_breaks_in_the_organisers_order_without_a_lot():
     order = [ts.TieBreak.BEST_ROUND, ts.TieBreak.OPPONENTS_TOTAL]
     t = tournament(players=9, round_count=1, tie_breaks=[k.value for k in order], lot=False)
-    full_round(t, deals=1)
+    play_round(t, deals=1)
 
     table = sel.standings(t)
 
@@ -796,8 +736,8 @@ def test_the_tie_breaks_in_the_organisers_order_without_a_lot():
 
 def test_a_round_below_the_floor_is_flagged_for_the_judge():
     t = tournament(players=10, round_count=2, scoring=Scoring.WHISTS, caps=[], floor=0)
-    full_round(t)
-    full_round(t)
+    play_round(t)
+    play_round(t)
 
     table = sel.standings(t)
 
@@ -813,7 +753,7 @@ def test_a_round_below_the_floor_is_flagged_for_the_judge():
 
 def test_penalties_in_whists_are_taken_from_the_total():
     t = tournament(players=10, round_count=1)
-    full_round(t)
+    play_round(t)
     who = ids(t)["P06"]
     before = next(x for x in sel.standings(t).lines if x.player == who)
 
@@ -845,7 +785,7 @@ def test_penalties_in_whists_are_taken_from_the_total():
 
 def test_penalties_in_points_only_with_the_places_rule():
     t = tournament(players=10, round_count=1)
-    full_round(t, deals=1)
+    play_round(t, deals=1)
     who = ids(t)["P01"]
 
     with pytest.raises(svc.TournamentServiceError) as refused:
@@ -910,7 +850,7 @@ def test_penalties_in_points_only_with_the_places_rule():
 )
 def test_a_bad_penalty_is_refused_on_its_field(changes, field, message):
     t = tournament(players=9, round_count=2)
-    full_round(t, deals=1)
+    play_round(t, deals=1)
     penalty = {
         "player_id": ids(t)["P01"],
         "round_number": 1,
@@ -931,13 +871,13 @@ def test_a_bad_penalty_is_refused_on_its_field(changes, field, message):
 def test_a_final_seats_only_the_finalists_and_keeps_or_resets_the_totals(keep):
     t = tournament(players=10, round_count=4, stage_after=2, stage_top=4, stage_keep_totals=keep)
     stage = ts.Stage(2, 4, keep)
-    full_round(t)
-    full_round(t)
+    play_round(t)
+    play_round(t)
     top = {line.player for line in sel.standings(t).lines[:4]}
     assert sel.finalists(t) == top
 
-    third = full_round(t)
-    fourth = full_round(t)
+    third = play_round(t)
+    fourth = play_round(t)
 
     for r in (third, fourth):
         assert set(seated(r)) == top
@@ -960,7 +900,7 @@ def test_teammates_never_share_a_table_and_the_team_counts_its_best_members():
         )
 
     for _ in range(3):
-        full_round(t, deals=3)
+        play_round(t, deals=3)
 
     team_of = {e.player_id: e.team for e in sel.entries(t)}
     for r in Round.objects.filter(tournament=t):
@@ -981,7 +921,7 @@ def test_teammates_never_share_a_table_and_the_team_counts_its_best_members():
 
 def test_a_correction_of_a_confirmed_round_changes_the_standings_and_says_so():
     t = tournament(players=9, round_count=2)
-    r = full_round(t)
+    r = play_round(t)
     assert svc.corrected_after_confirm(r) is False
     before = lines(sel.standings(t))
     table = RoundTable.objects.filter(round=r).select_related("pulka").first()
@@ -1012,7 +952,7 @@ def test_a_correction_of_a_confirmed_round_changes_the_standings_and_says_so():
 
 def test_a_capped_table_opened_again_after_the_confirm_counts_nothing_until_the_judge_ends_it():
     t = tournament(players=9, round_count=2, deal_cap=3, rules={**RULES, "pool_target": 50})
-    r = full_round(t)
+    r = play_round(t)
     pulka = RoundTable.objects.get(round=r, number=2).pulka
     last = Deal.objects.filter(pulka=pulka).order_by("number").last()
     assert last.number == 3
@@ -1201,7 +1141,7 @@ def test_the_conventions_and_the_deal_cap_are_fixed_once_a_round_is_out():
 
 def test_the_rounds_cannot_be_fewer_than_those_drawn_and_more_reopen_a_finished_tournament():
     t = tournament(players=9, round_count=3)
-    full_round(t, deals=1)
+    play_round(t, deals=1)
     svc.round_draft(tournament=t)
 
     with pytest.raises(svc.TournamentServiceError, match="2 rounds are already drawn") as refused:
@@ -1214,7 +1154,7 @@ def test_the_rounds_cannot_be_fewer_than_those_drawn_and_more_reopen_a_finished_
     svc.tournament_update(tournament=t, round_count=2)
     t.refresh_from_db()
     assert t.finished_at is None
-    full_round(t, deals=1)
+    play_round(t, deals=1)
     t.refresh_from_db()
     assert t.finished_at is not None
 
@@ -1297,7 +1237,7 @@ def test_the_services_lock_the_tournament_row(monkeypatch):
 def build(players: int, rounds: int) -> Tournament:
     t = tournament(players=players, round_count=rounds, deal_cap=1)
     for _ in range(rounds):
-        full_round(t)
+        play_round(t)
     return t
 
 

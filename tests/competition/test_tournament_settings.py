@@ -115,7 +115,7 @@ def test_a_backup_from_before_a_setting_existed_restores_it_with_its_default(cup
     for name in ("stage_keep_totals", "counted", "team_best"):
         del document["tournaments"][0][name]
 
-    backup.club_restore(document=document, slug="old-cup")
+    backup.club_restore(document=document, slug="old-cup", name="Old cup", link_members=True)
 
     restored = Tournament.objects.get(club__slug="old-cup")
     assert (restored.stage_keep_totals, restored.counted, restored.team_best) == (

@@ -29,24 +29,22 @@ from competition.models import (
     Round,
     RoundState,
     RoundTable,
-    Scoring,
     Tournament,
 )
 from competition.tournament import selectors, services
 from competition.tournament.standings import StandingsPage
 from competition.tournament.tables import export_number
-from scoring import engine
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.formatting import score
 from scoring.models import Evening, Pulka, PulkaResultCache, PulkaStatus, Seat
 from scoring.services import ScoringError
-from tests.club.helpers import READ, assert_fragment, assert_full_page, html
-from tests.conftest import HTMX, PERSONAS, make_club, make_member
+from tests.club.factories import READ, assert_fragment, assert_full_page, assert_not_found, html
+from tests.competition.factories import make_tournament, play_round
+from tests.conftest import HTMX, PERSONAS, make_club, make_club_a, make_member
 
 pytestmark = pytest.mark.django_db
 
-CAPS = services.caps_from_text(services.CAPS_PRESETS["200-650"])
 SEVEN = ["Anna", "Boris", "Vera", "Gleb", "Dana", "Egor", "Zoya"]
 FLAG = "⚑below the floor"
 
@@ -54,50 +52,22 @@ FLAG = "⚑below the floor"
 # --- tournaments to read ----------------------------------------------------------------------
 
 
-def make_tournament(club: Club, names=SEVEN, **fields) -> Tournament:
+def autumn_cup(club: Club, names=SEVEN, **fields) -> Tournament:
+    """Seven players (tables of 4 and 3), caps 200/650, the club's conventions to 10,
+    3 rounds of at most 8 deals."""
     settings = {
         "name": "Autumn cup",
         "rules": {**club.default_rules(), "pool_target": 10},
-        "round_count": 3,
-        "scoring": Scoring.CAPS,
-        "caps": CAPS,
         "deal_cap": 8,
         **fields,
     }
-    tournament = services.tournament_create(club=club, created_by=None, **settings)
-    if names:
-        services.entries_add(tournament=tournament, names=names)
-    return tournament
-
-
-def play_round(tournament: Tournament, *, deals: int = 8, seed: str = "cup") -> Round:
-    """The next round as an organiser runs it: drawn, published, started; random valid deals
-    at each table (a table that has not ended after `deals` is ended by the judge); confirmed."""
-    drawn = services.round_draft(tournament=tournament)
-    published = services.round_publish(round=drawn, by=None)
-    playing = services.round_start(round=published)
-    for table in selectors.round_tables(playing):
-        pulka = table.pulka
-        names = list(pulka.names)
-        rules = pulka.engine_rules()
-        rng = random.Random(f"{seed}/{playing.number}/{table.number}")
-        played: list[engine.Deal] = []
-        while len(played) < deals:
-            data, sheet = next_valid_deal(rng, rules, names, names[pulka.first_dealer], played)
-            scoring_services.deal_record(pulka=pulka, data=data, entered_by=None)
-            played.append(engine.deal_from_dict(data, len(played) + 1))
-            if sheet.closed:
-                break
-        pulka.refresh_from_db(fields=["status"])
-        if pulka.status == PulkaStatus.RUNNING:
-            services.table_end(round=playing, number=table.number, by=None)
-    return services.round_confirm(round=playing, by=None)
+    return make_tournament(club, names, **settings)
 
 
 def played(club: Club, rounds: int = 3, **fields) -> Tournament:
-    tournament = make_tournament(club, round_count=rounds, **fields)
+    tournament = autumn_cup(club, round_count=rounds, **fields)
     for number in range(1, rounds + 1):
-        play_round(tournament, deals=5 if number == 2 else 8)  # round 2 ends on time
+        play_round(tournament, deals=5 if number == 2 else 8, seed="cup")  # round 2 ends on time
     return Tournament.objects.get(pk=tournament.pk)
 
 
@@ -114,7 +84,7 @@ def bulk(
     """A finished tournament written in bulk (the rows the services leave behind, no deals):
     `count` players seated at random each round with random zero-sum whists, or the whists
     `results` gives per round in seat order."""
-    tournament = make_tournament(
+    tournament = autumn_cup(
         club,
         names=[f"Player {i:03d}" for i in range(count)],
         round_count=round_count or rounds,
@@ -297,9 +267,16 @@ def expected_rows(
 # --- who reads ---------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def played_cup(module_rows, django_db_blocker) -> int:
+    """Club A's cup, played once for the module (tests/conftest.py's module_rows)."""
+    with django_db_blocker.unblock():
+        return played(make_club_a(), floor=-30).pk
+
+
 @pytest.fixture
-def cup(club_a) -> Tournament:
-    return played(club_a, floor=-30)
+def cup(played_cup, club_a) -> Tournament:
+    return Tournament.objects.get(pk=played_cup)
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
@@ -341,14 +318,16 @@ def test_another_clubs_tournament_is_not_found_through_this_club(as_persona, clu
 
     for path in (url(theirs), export_url(theirs, "csv")):
         crafted = path.replace(f"/c/{club_b.slug}/", f"/c/{club_a.slug}/")
-        assert client.get(crafted).status_code == 404
-    assert client.get(f"/c/{club_a.slug}/tournaments/999999/standings/").status_code == 404
+        assert_not_found(client.get(crafted), theirs.name, "Player 000")
+    assert_not_found(client.get(f"/c/{club_a.slug}/tournaments/999999/standings/"))
 
 
 def test_an_unknown_export_format_is_not_found(as_persona, club_a):
     tournament = bulk(club_a, 6, 1)
+    response = as_persona("player").get(export_url(tournament, "pdf"))
 
-    assert as_persona("player").get(export_url(tournament, "pdf")).status_code == 404
+    assert_not_found(response, "Player 000")
+    assert not response.has_header("Content-Disposition")
 
 
 def test_htmx_gets_the_standings_alone(as_persona, cup):
@@ -439,7 +418,7 @@ def test_an_after_that_is_no_round_shows_the_last_standings(as_persona, cup, aft
 
 
 def test_a_tournament_before_its_first_round_says_so(as_persona, club_a):
-    tournament = make_tournament(club_a)
+    tournament = autumn_cup(club_a)
 
     text = html(as_persona("player").get(url(tournament)))
 
@@ -448,8 +427,8 @@ def test_a_tournament_before_its_first_round_says_so(as_persona, club_a):
 
 
 def test_a_round_sat_out_shows_as_a_bye(as_persona, club_a):
-    tournament = make_tournament(club_a, names=SEVEN[:5], round_count=1, bye_score=5)
-    play_round(tournament)
+    tournament = autumn_cup(club_a, names=SEVEN[:5], round_count=1, bye_score=5)
+    play_round(tournament, deals=8, seed="cup")
 
     shown = table_of(html(as_persona("player").get(url(tournament))))
     (bye,) = [row for row in shown.rows if row[4] == "bye"]
@@ -542,7 +521,7 @@ def test_before_its_final_a_staged_tournament_ranks_everyone_plainly(club_a):
 
 
 def test_team_standings_follow_below_the_players(as_persona, club_a):
-    tournament = make_tournament(club_a, names=[], round_count=2, team_best=2)
+    tournament = autumn_cup(club_a, names=[], round_count=2, team_best=2)
     for team, names in (
         ("Aces", ["Anna", "Boris", "Vera"]),
         ("Kings", ["Gleb", "Dana", "Egor"]),
@@ -550,7 +529,7 @@ def test_team_standings_follow_below_the_players(as_persona, club_a):
     ):
         services.entries_add(tournament=tournament, names=names, team=team)
     for _ in range(2):
-        play_round(tournament)
+        play_round(tournament, deals=8, seed="cup")
 
     text = html(as_persona("player").get(url(tournament)))
     shown = table_of(text, "teams")
@@ -665,12 +644,12 @@ def test_a_correction_of_a_confirmed_round_recomputes_and_says_so(as_persona, cu
 
 
 def test_a_new_confirmed_round_shows_at_once(as_persona, club_a):
-    tournament = make_tournament(club_a, round_count=2)
-    play_round(tournament)
+    tournament = autumn_cup(club_a, round_count=2)
+    play_round(tournament, deals=8, seed="cup")
     client = as_persona("player")
     assert "After round 1 of 2" in html(client.get(url(tournament)))
 
-    play_round(tournament)
+    play_round(tournament, deals=8, seed="cup")
 
     assert "After round 2 of 2" in html(client.get(url(tournament)))
 

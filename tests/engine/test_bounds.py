@@ -21,7 +21,7 @@ from scoring.engine import (
     result_bound,
     rules_from_dict,
 )
-from tests.engine.test_properties import SETTINGS, pulkas, rules_st, score
+from tests.engine.factories import SETTINGS, pulkas, rules_st, score
 
 
 @pytest.mark.parametrize(

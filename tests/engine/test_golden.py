@@ -10,28 +10,9 @@ from pathlib import Path
 import pytest
 
 from scoring.engine import PulkaError, score_pulka, sheet_to_dict
+from tests.engine.factories import BAD, CASES, GOOD, expected_of, load
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = ROOT / "tests" / "data" / "cases"
-
-GOOD = sorted(
-    p
-    for p in [
-        *CASES.glob("G*.json"),
-        *(CASES / "options").glob("*.json"),
-        *(CASES / "presets").glob("*.json"),
-    ]
-    if not p.name.endswith(".expected.json")
-)
-BAD = sorted((CASES / "bad").glob("*.json"))
-
-
-def load(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def expected_of(path: Path) -> dict:
-    return load(path.with_name(path.name.removesuffix(".json") + ".expected.json"))
 
 
 def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

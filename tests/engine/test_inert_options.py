@@ -18,9 +18,7 @@ from scoring.engine import (
     options_changed,
     preset_rules,
 )
-
-from .test_properties import pulkas
-from .test_properties_conventions import SETTINGS, any_rules, attempt
+from tests.engine.factories import CONVENTIONS_SETTINGS, any_rules, attempt, pulkas
 
 
 def other_values(key: str, value: Any) -> list[Any]:
@@ -38,7 +36,7 @@ def totals(sheet) -> tuple:
     return (sheet.pool, sheet.mountain, sheet.whists, sheet.closed, sheet.result)
 
 
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(pulkas(any_rules()))
 def test_changing_an_inert_option_changes_no_sheet(pulka):
     rules, players, first, deals = pulka

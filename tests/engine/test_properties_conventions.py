@@ -7,92 +7,28 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given
 
 from scoring.engine import (
-    HALF_WHIST_LEVELS,
-    OPTION_CHOICES,
-    POOL_POINT_VALUES,
-    PRESETS,
     Deal,
     PulkaError,
-    Rules,
-    Sheet,
     compute_sheet,
     deal_to_dict,
-    rules_from_dict,
     rules_to_dict,
     score_pulka,
 )
-
-from .test_properties import SETTINGS as SOCHI_SETTINGS
-from .test_properties import pulkas, score
-
-# Half the examples of the Sochi properties: these run ten properties over a far larger space.
-SETTINGS = settings(SOCHI_SETTINGS, max_examples=100)
-
-
-def attempt(rules: Rules, players, deals, first) -> Sheet | PulkaError:
-    """The sheet, or the error of a deal list that may go past the end of the pulka."""
-    try:
-        return compute_sheet(rules, players, deals, first)
-    except PulkaError as exc:
-        return exc
+from tests.engine.factories import (
+    CONVENTIONS_SETTINGS,
+    any_rules,
+    attempt,
+    preset_rules_st,
+    pulkas,
+    score,
+)
 
 
-#: A strategy for every key of the rules object that a document may set beside a preset.
-KEY_VALUES: dict[str, st.SearchStrategy[Any]] = {
-    "pool_target": st.sampled_from((2, 6, 10, 20, 500)),
-    **{key: st.sampled_from(values) for key, values in OPTION_CHOICES.items()},
-    **{
-        key: st.booleans()
-        for key in (
-            "personal_quota",
-            "ten_checked",
-            "quick_tricks",
-            "raspasy_amnesty",
-            "exit_only_by_made_game",
-            "mountain_floor_zero",
-            "help",
-            "help_excludes_talon_sitter",
-            "exit_by_unplayed_game",
-            "exit_by_misere",
-        )
-    },
-    "half_whist_levels": st.sampled_from([list(x) for x in HALF_WHIST_LEVELS]),
-    "raspasy_progression": st.sampled_from(([], [1, 2, 3], [2, 4, 6], [1, 2, 4], [2])),
-    "pool_point_value": st.sampled_from(POOL_POINT_VALUES),
-    "game_price_multiplier": st.sampled_from((1, 2)),
-    "raspasy_whist_rate": st.sampled_from((1, 5, 10, 100)),
-}
-assert set(KEY_VALUES) | {"preset"} == set(rules_to_dict(Rules()))
-
-
-@st.composite
-def rules_dicts(draw) -> dict[str, Any]:
-    """A pulka/1 ``rules`` object: a preset (or none) and a random few keys beside it."""
-    out: dict[str, Any] = {}
-    preset = draw(st.sampled_from((None, *PRESETS)))
-    if preset is not None:
-        out["preset"] = preset
-    for key in draw(st.sets(st.sampled_from(sorted(KEY_VALUES)), max_size=8)):
-        out[key] = draw(KEY_VALUES[key])
-    out.setdefault("pool_target", draw(KEY_VALUES["pool_target"]))
-    return out
-
-
-def any_rules() -> st.SearchStrategy[Rules]:
-    return rules_dicts().map(rules_from_dict)
-
-
-def preset_rules_st(preset: str, **fixed: Any) -> st.SearchStrategy[Rules]:
-    return rules_dicts().map(lambda d: rules_from_dict({**d, "preset": preset, **fixed}))
-
-
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(pulkas(any_rules()))
 def test_results_sum_to_zero_under_every_preset_and_mix(pulka):
     sheet = score(pulka)
@@ -102,7 +38,7 @@ def test_results_sum_to_zero_under_every_preset_and_mix(pulka):
         assert abs(sheet.result_rounded[p] - sheet.result[p]) < 1
 
 
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(pulkas(any_rules()))
 def test_result_is_pool_and_mountain_against_the_average_plus_the_whist_balance(pulka):
     # R = ppv·(P − P̄) − 10·(M − M̄) + Σ_j (W[i][j] − W[j][i])  (§10.4, conventions.md §20c)
@@ -119,7 +55,7 @@ def test_result_is_pool_and_mountain_against_the_average_plus_the_whist_balance(
         assert sheet.result[i] == expected
 
 
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(pulkas(preset_rules_st("leningrad")))
 def test_leningrad_settles_20_a_pool_point_and_10_a_mountain_point(pulka):
     sheet = score(pulka)
@@ -138,7 +74,7 @@ def test_leningrad_settles_20_a_pool_point_and_10_a_mountain_point(pulka):
         )
 
 
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(pulkas(any_rules()))
 def test_raspasy_amnesty_on_or_off_gives_the_same_results(pulka):
     rules, players, first, deals = pulka
@@ -153,7 +89,7 @@ def test_raspasy_amnesty_on_or_off_gives_the_same_results(pulka):
         assert on.mountain == off.mountain
 
 
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(pulkas(any_rules().map(lambda r: dataclasses.replace(r, pool_end="sum"))))
 def test_under_pool_end_sum_closed_holds_exactly_when_the_pools_reach_n_t(pulka):
     sheet = score(pulka)
@@ -171,7 +107,7 @@ def test_under_pool_end_sum_closed_holds_exactly_when_the_pools_reach_n_t(pulka)
             assert e.reason not in ("help", "no_one_to_help", "help_exception", "help_off")
 
 
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(pulkas(any_rules().map(lambda r: dataclasses.replace(r, pool_end="sum"))))
 def test_a_deal_after_the_sum_is_reached_is_refused(pulka):
     rules, players, first, deals = pulka
@@ -184,7 +120,7 @@ def test_a_deal_after_the_sum_is_reached_is_refused(pulka):
     assert (refused.code, refused.deal_number) == ("closed_sum", len(deals) + 1)
 
 
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(
     pulkas(
         any_rules().map(
@@ -219,7 +155,7 @@ def test_double_price_doubles_every_game_amount_and_nothing_else(pulka):
     }
 
 
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(pulkas(any_rules().map(lambda r: dataclasses.replace(r, raspasy_scoring="whists"))))
 def test_raspasy_in_whists_leave_the_four_player_dealer_out(pulka):
     sheet = score(pulka)
@@ -237,7 +173,7 @@ def test_raspasy_in_whists_leave_the_four_player_dealer_out(pulka):
                 )
 
 
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(pulkas(any_rules()))
 def test_documents_under_every_preset_read_and_echo_their_rules(pulka):
     rules, players, first, deals = pulka
@@ -253,7 +189,7 @@ def test_documents_under_every_preset_read_and_echo_their_rules(pulka):
     assert rules_to_dict(sheet.rules) == doc["rules"]
 
 
-@SETTINGS
+@CONVENTIONS_SETTINGS
 @given(
     pulkas(
         any_rules().map(

@@ -4,8 +4,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
+from scoring.models import Pulka
+from tests.club.factories import assert_forbidden
 from tests.conftest import record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +33,7 @@ def test_revisions_are_read_only_in_the_admin(staff_client, pulka):
 
     response = staff_client.get("/admin/scoring/dealrevision/add/")
 
-    assert response.status_code == 403
+    assert_forbidden(response, 'name="pulka"')
 
 
 def test_members_without_staff_status_cannot_open_the_admin(as_persona):
@@ -99,7 +101,9 @@ def test_the_admin_keeps_a_clubs_conventions_resolved(staff_client, club_a):
 
 
 def test_a_pulka_cannot_be_added_in_the_admin(staff_client):
-    assert staff_client.get("/admin/scoring/pulka/add/").status_code == 403
+    assert_forbidden(staff_client.get("/admin/scoring/pulka/add/"), 'name="evening"')
+    assert_forbidden(staff_client.post("/admin/scoring/pulka/add/", {"evening": "1"}))
+    assert not Pulka.objects.exists()
 
 
 def test_a_pulka_checks_its_conventions_through_the_engine(pulka):

@@ -12,7 +12,7 @@ from competition.models import League, RatingSnapshot
 from scoring import engine, selectors, services
 from scoring.models import MAX_DEALS, Pulka, PulkaResultCache, PulkaStatus
 from tests.conftest import HTMX, make_club, make_evening, make_pulka, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
 

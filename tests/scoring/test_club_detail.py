@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from club.models import Role
-from tests.club.helpers import READ, assert_fragment, assert_full_page, html
+from tests.club.factories import READ, assert_fragment, assert_full_page, assert_not_found, html
 from tests.conftest import (
     HTMX,
     PERSONAS,
@@ -14,7 +14,7 @@ from tests.conftest import (
     make_pulka,
     record,
 )
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS
 
 
 @pytest.mark.django_db
@@ -48,7 +48,7 @@ def test_the_sessions_fragment_is_the_list_alone(as_persona, club_a, persona):
 @pytest.mark.django_db
 @pytest.mark.parametrize("persona", ["anonymous", "outsider"])
 def test_outsiders_get_no_fragment_of_a_private_club(as_persona, club_a, persona):
-    assert as_persona(persona).get("/c/sochi/", headers=HTMX).status_code == 404
+    assert_not_found(as_persona(persona).get("/c/sochi/", headers=HTMX), club_a.name)
 
 
 @pytest.mark.django_db
@@ -65,7 +65,7 @@ def test_anyone_reads_a_public_club(client, public_club):
 
 @pytest.mark.django_db
 def test_an_unknown_club_is_404(client, db):
-    assert client.get("/c/nowhere/").status_code == 404
+    assert_not_found(client.get("/c/nowhere/"), "nowhere")
 
 
 @pytest.mark.django_db
@@ -194,11 +194,13 @@ def test_the_running_tables_poll_answers_204_while_nothing_changed(as_persona, c
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("persona", "status"), [("anonymous", 404), ("outsider", 404)])
-def test_strangers_cannot_poll_a_private_clubs_tables(as_persona, club_a, persona, status):
+@pytest.mark.parametrize("persona", ["anonymous", "outsider"])
+def test_strangers_cannot_poll_a_private_clubs_tables(as_persona, club_a, persona):
+    make_pulka(make_evening(club_a), names=("Ira", "Oleh", "Taras"))
+
     response = as_persona(persona).get("/c/sochi/running/?v=0-0", headers=HTMX)
 
-    assert response.status_code == status
+    assert_not_found(response, "Ira", "Oleh", "Taras")
 
 
 @pytest.mark.django_db

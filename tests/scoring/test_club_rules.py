@@ -2,7 +2,7 @@ import pytest
 
 from club.models import Club
 from scoring.forms import RulesForm
-from tests.club.helpers import (
+from tests.club.factories import (
     MANAGE,
     assert_fragment,
     assert_full_page,

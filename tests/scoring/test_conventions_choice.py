@@ -10,9 +10,9 @@ from club.models import Club
 from scoring import engine
 from scoring.forms import OPTION_CHOICES, RulesForm
 from scoring.models import Pulka
-from tests.club.helpers import RECORD, assert_fragment, html
+from tests.club.factories import RECORD, assert_fragment, html
 from tests.conftest import HTMX, PERSONAS, make_evening, make_pulka, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
 

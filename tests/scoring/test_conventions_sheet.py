@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scoring import engine
-from tests.club.helpers import html
+from tests.club.factories import html
 from tests.conftest import HTMX, make_pulka, record
 
 pytestmark = pytest.mark.django_db

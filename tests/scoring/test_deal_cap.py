@@ -12,7 +12,7 @@ import pytest
 from scoring import engine, services
 from scoring.models import Deal, PulkaResultCache, PulkaStatus, StatusChange
 from tests.conftest import make_evening, record
-from tests.scoring.conftest import PASS_OUT_ROUND
+from tests.scoring.factories import PASS_OUT_ROUND
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,9 @@ import pytest
 
 from scoring import selectors
 from scoring.models import Deal, DealRevision, PulkaStatus
+from tests.club.factories import assert_not_found
 from tests.conftest import HTMX, make_pulka, record
-from tests.scoring.conftest import PASS_OUT_ROUND, SIX_BY_BORIS, deal_post
+from tests.scoring.factories import PASS_OUT_ROUND, SIX_BY_BORIS, deal_post
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +88,11 @@ def test_a_correction_that_breaks_a_rule_is_refused(as_persona, pulka):
 
 
 def test_editing_an_unknown_deal_is_404(as_persona, pulka):
-    assert as_persona("secretary").get(_edit_url(pulka, 5)).status_code == 404
+    record(pulka, SIX_BY_BORIS)
+
+    assert_not_found(as_persona("secretary").get(_edit_url(pulka, 5)), 'id="deal-form"')
+    assert_not_found(as_persona("secretary").post(_edit_url(pulka, 5), deal_post(number=5)))
+    assert list(pulka.deals.values_list("number", flat=True)) == [1]
 
 
 def test_delete_asks_for_confirmation_first(as_persona, pulka):

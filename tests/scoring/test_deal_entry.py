@@ -5,7 +5,7 @@ import pytest
 from scoring import selectors
 from scoring.models import Deal, DealRevision, PulkaStatus
 from tests.conftest import HTMX, make_pulka, record
-from tests.scoring.conftest import PASS_OUT_ROUND, deal_post, entry
+from tests.scoring.factories import PASS_OUT_ROUND, deal_post, entry
 
 pytestmark = pytest.mark.django_db
 

@@ -100,7 +100,7 @@ def test_with_rostov_raspasy_in_whists_the_four_player_dealer_is_not_asked_for_t
 ):
     from scoring.models import Deal
     from tests.conftest import make_pulka
-    from tests.scoring.conftest import entry
+    from tests.scoring.factories import entry
 
     names = ("Anna", "Boris", "Vera", "Gleb")
     rostov = make_pulka(evening_a, names=names, rules={"preset": "rostov"})

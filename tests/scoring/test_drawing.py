@@ -16,6 +16,7 @@ from django.utils import translation
 from scoring import drawing as drawing_module
 from scoring import engine
 from scoring.drawing import SIZES, Drawing, pulka_drawing, running_sequence
+from tests.engine.factories import long_pulka
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -32,52 +33,6 @@ def expected_deals(name: str) -> list[dict]:
 def case_drawing(name: str, names: list[str] | None = None) -> Drawing:
     case = load_case(name)
     return pulka_drawing(engine.score_pulka(case), names or case["players"])
-
-
-def long_pulka(
-    n: int = 3, deals: int = 100, target: int = 100, rules: engine.Rules | None = None
-) -> engine.Sheet:
-    """A long evening: raspasy, made and set games, misères, in turn round the table."""
-    players = ["Anna", "Boris", "Vera", "Grigory"][:n]
-    written = []
-    for i in range(deals):
-        dealer = players[i % n]
-        active = [p for p in players if not (n == 4 and p == dealer)]
-        declarer = active[(i // 5 + i) % 3]
-        defenders = engine.defenders_in_order(players, declarer, dealer)
-        first, second = defenders
-        kind = i % 5
-        if kind == 0:
-            counts = [(4, 0, 6), (2, 3, 5), (0, 1, 9), (3, 3, 4)][(i // 5) % 4]
-            tricks = dict(zip(active, counts, strict=True))
-            if n == 4:
-                tricks[dealer] = 0
-            written.append(engine.Deal("raspasy", tricks=tricks))
-        elif kind == 1:
-            written.append(
-                engine.Deal(
-                    "game",
-                    declarer,
-                    "7H",
-                    {first: "whist", second: "whist"},
-                    {declarer: 7, first: 2, second: 1},
-                )
-            )
-        elif kind == 2:
-            written.append(
-                engine.Deal(
-                    "game",
-                    declarer,
-                    "8S",
-                    {first: "whist", second: "pass"},
-                    {declarer: 6, first: 3, second: 1},
-                )
-            )
-        elif kind == 3:
-            written.append(engine.Deal("game", declarer, "6S", {first: "pass", second: "pass"}))
-        else:
-            written.append(engine.Deal("misere", declarer, tricks={declarer: i % 2}))
-    return engine.compute_sheet(rules or engine.Rules(pool_target=target), players, written)
 
 
 # --- running sequences -------------------------------------------------------------------

@@ -12,7 +12,7 @@ from club.models import Role
 from scoring import services
 from scoring.models import MAX_DEALS, Deal, DealRevision, PulkaStatus
 from tests.conftest import HTMX, make_club, make_evening, make_member, make_pulka, record
-from tests.scoring.conftest import PASS_OUT_ROUND, SIX_BY_BORIS, deal_post
+from tests.scoring.factories import PASS_OUT_ROUND, SIX_BY_BORIS, deal_post
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 
 from club.models import Role
 from scoring.models import Evening
-from tests.club.helpers import (
+from tests.club.factories import (
     RECORD,
     assert_fragment,
     assert_full_page,

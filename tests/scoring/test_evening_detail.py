@@ -2,7 +2,7 @@ import datetime
 
 import pytest
 
-from tests.club.helpers import READ, assert_fragment, assert_full_page, html
+from tests.club.factories import READ, assert_fragment, assert_full_page, assert_not_found, html
 from tests.conftest import HTMX, PERSONAS, make_evening, make_player, make_pulka, record
 
 SEVEN = {
@@ -108,7 +108,7 @@ def test_anyone_reads_an_evening_of_a_public_club(client, public_club):
 
 @pytest.mark.django_db
 def test_another_clubs_evening_is_404_under_this_club(as_persona, club_a, club_b):
-    theirs = make_evening(club_b)
+    theirs = make_evening(club_b, venue="Their hall")
 
-    assert as_persona("owner").get(f"/c/sochi/s/{theirs.pk}/").status_code == 404
-    assert as_persona("owner").get("/c/sochi/s/999999/").status_code == 404
+    assert_not_found(as_persona("owner").get(f"/c/sochi/s/{theirs.pk}/"), "Their hall")
+    assert_not_found(as_persona("owner").get("/c/sochi/s/999999/"))

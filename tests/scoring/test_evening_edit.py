@@ -2,7 +2,7 @@ import datetime
 
 import pytest
 
-from tests.club.helpers import (
+from tests.club.factories import (
     RECORD,
     assert_fragment,
     assert_full_page,

@@ -17,7 +17,8 @@ from scoring.exchange import (
 from scoring.models import Deal, DealRevision, Pulka, PulkaResultCache, PulkaStatus, Seat
 from scoring.services import ScoringError, pulka_import
 from tests.conftest import make_player, make_pulka, record
-from tests.engine.test_golden import BAD, GOOD, expected_of, load
+from tests.engine.factories import BAD, GOOD, error_of, expected_of, load
+from tests.scoring.factories import stored_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -31,16 +32,6 @@ SHEET_KEYS = (
     "result",
     "result_rounded",
 )
-
-
-def stored_rows() -> dict[str, int]:
-    """How many rows an import can write, to show that a refused file wrote none."""
-    models = (Pulka, Seat, Deal, DealRevision, Player, PulkaResultCache)
-    return {model.__name__: model.objects.count() for model in models}
-
-
-def error_of(path) -> str:
-    return path.with_suffix(".error.txt").read_text(encoding="utf-8").strip()
 
 
 def without_entries(deals: list[dict]) -> list[dict]:

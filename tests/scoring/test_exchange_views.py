@@ -10,10 +10,10 @@ from django.urls import reverse
 
 from scoring.exchange import MAX_UPLOAD_BYTES, pulka_document, sheet_document
 from scoring.models import Deal, Pulka
+from tests.club.factories import assert_method_refused, assert_not_found
 from tests.conftest import HTMX, make_evening, make_pulka, record
-from tests.engine.test_golden import BAD, GOOD, load
-from tests.scoring.conftest import SIX_BY_BORIS
-from tests.scoring.test_exchange import error_of, stored_rows
+from tests.engine.factories import BAD, GOOD, error_of, load
+from tests.scoring.factories import SIX_BY_BORIS, stored_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -117,11 +117,13 @@ def test_another_clubs_pulka_is_not_found_through_this_club(as_persona, club_b):
 
     response = as_persona("owner").get(url)
 
-    assert response.status_code == 404
+    assert_not_found(response, "Anna", '"format"')
+    assert not response.has_header("Content-Disposition")
 
 
 def test_an_export_cannot_be_posted(as_persona, played):
-    assert as_persona("owner").post(export_url(played)).status_code == 405
+    assert_method_refused(as_persona("owner").post(export_url(played)), "GET, HEAD")
+    assert played.deals.count() == 1
 
 
 # The import page

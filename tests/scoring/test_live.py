@@ -5,8 +5,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring import engine, live, selectors
+from tests.club.factories import assert_not_found
 from tests.conftest import HTMX, make_evening, make_pulka, make_user, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS, assert_unchanged
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +73,7 @@ def test_the_page_polls_only_while_the_pulka_runs(as_persona, pulka):
 def test_a_poll_for_a_pulka_one_may_not_see_is_404(as_persona, pulka, persona):
     response = _live(as_persona(persona), pulka, 0)
 
-    assert response.status_code == 404
+    assert_not_found(response, "Anna", "Boris", "Vera")
 
 
 def test_a_poll_for_another_clubs_pulka_is_404(as_persona, club_b):
@@ -80,14 +81,16 @@ def test_a_poll_for_another_clubs_pulka_is_404(as_persona, club_b):
 
     response = as_persona("player").get(f"/c/sochi/p/{other.pk}/live/?v=1", headers=HTMX)
 
-    assert response.status_code == 404
+    assert_not_found(response, "Ira", "Oleh", "Taras")
 
 
 def test_anyone_may_watch_a_public_pulka(client, public_club):
     pulka = make_pulka(make_evening(public_club))
 
-    assert _live(client, pulka, pulka.version).status_code == 204
-    assert _live(client, pulka, 0).status_code == 200
+    assert_unchanged(_live(client, pulka, pulka.version))
+    changed = _live(client, pulka, 0)
+    assert changed.status_code == 200
+    assert all(name in changed.content.decode() for name in ("Anna", "Boris", "Vera"))
 
 
 def test_the_live_url_without_htmx_leads_to_the_page(as_persona, pulka):
@@ -103,7 +106,7 @@ def test_the_session_page_polls_cheaply(as_persona, evening_a, no_replay):
 
     response = client.get(url + "?v=0-0", headers=HTMX)
 
-    assert response.status_code == 204
+    assert_unchanged(response)
 
 
 def test_the_session_page_sends_the_tables_when_something_changed(as_persona, evening_a):
@@ -134,7 +137,7 @@ def test_the_page_shows_the_drawn_pulka_inline(as_persona, pulka):
 
 
 def test_after_an_entry_the_drawing_is_loaded_separately(as_persona, pulka):
-    from tests.scoring.conftest import deal_post
+    from tests.scoring.factories import deal_post
 
     client = as_persona("secretary")
     html = client.post(
@@ -152,7 +155,7 @@ def test_after_an_entry_the_drawing_is_loaded_separately(as_persona, pulka):
 def test_strangers_cannot_load_the_drawing(as_persona, pulka, persona):
     response = as_persona(persona).get(pulka.get_absolute_url() + "drawing/", headers=HTMX)
 
-    assert response.status_code == 404
+    assert_not_found(response, "<svg", "Anna")
 
 
 def test_the_drawing_url_without_htmx_leads_to_the_page(as_persona, pulka):
@@ -265,13 +268,15 @@ def test_a_new_table_is_seen_by_the_evening_and_club_polls(watched, settings):
     settings.CACHE_SHARED = True
     client, pulka = watched
     polls, tokens = _polls(client, pulka), _tokens(pulka)
-    assert polls["evening"](tokens["evening"]).status_code == 204
-    assert polls["club"](tokens["club"]).status_code == 204
+    assert_unchanged(polls["evening"](tokens["evening"]))
+    assert_unchanged(polls["club"](tokens["club"]))
 
     make_pulka(pulka.evening, names=("Ira", "Oleh", "Taras"))
 
-    assert polls["evening"](tokens["evening"]).status_code == 200
-    assert polls["club"](tokens["club"]).status_code == 200
+    for page in ("evening", "club"):
+        response = polls[page](tokens[page])
+        assert response.status_code == 200
+        assert "Ira" in response.content.decode()
 
 
 def test_a_local_cache_never_vouches_for_an_unchanged_pulka(watched, settings):
@@ -279,13 +284,15 @@ def test_a_local_cache_never_vouches_for_an_unchanged_pulka(watched, settings):
     settings.CACHE_SHARED = False
     client, pulka = watched
     old = str(pulka.version)
-    assert _live(client, pulka, old).status_code == 204
+    assert_unchanged(_live(client, pulka, old))
     # As on another server: the deal is saved, this process's cache hears nothing of it.
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(live, "_bump", lambda keys: None)
         record(pulka, SIX_BY_BORIS)
 
-    assert _live(client, pulka, old).status_code == 200
+    response = _live(client, pulka, old)
+    assert response.status_code == 200
+    assert 'id="deal-1"' in response.content.decode()
 
 
 @pytest.mark.parametrize("persona", ["anonymous", "outsider"])
@@ -301,20 +308,20 @@ def test_a_cached_poll_of_a_private_club_is_still_404_for_strangers(
 
     response = _polls(as_persona(persona), pulka)[page](token)
 
-    assert response.status_code == 404
+    assert_not_found(response, "Anna", "Boris", "Vera")
 
 
 def test_a_club_made_private_stops_answering_strangers_at_once(client, watched, settings):
     settings.CACHE_SHARED = True
     client, pulka = watched
     token = str(pulka.version)
-    assert _live(client, pulka, token).status_code == 204
+    assert_unchanged(_live(client, pulka, token))
     club = pulka.evening.club
 
     club.is_public = False
     club.save()
 
-    assert _live(client, pulka, token).status_code == 404
+    assert_not_found(_live(client, pulka, token), "Anna", "Boris", "Vera")
 
 
 def test_a_failing_cache_falls_back_to_the_database(watched, settings, monkeypatch):
@@ -327,6 +334,8 @@ def test_a_failing_cache_falls_back_to_the_database(watched, settings, monkeypat
     monkeypatch.setattr(live.cache, "get_many", down)
     monkeypatch.setattr(live.cache, "set", down)
 
-    assert _live(client, pulka, str(pulka.version)).status_code == 204
+    assert_unchanged(_live(client, pulka, str(pulka.version)))
     record(pulka, SIX_BY_BORIS)
-    assert _live(client, pulka, str(pulka.version - 1)).status_code == 200
+    response = _live(client, pulka, str(pulka.version - 1))
+    assert response.status_code == 200
+    assert 'id="deal-1"' in response.content.decode()

@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 
 from scoring import engine
-from scoring.messages import PROBLEMS, problem_text
+from scoring.messages import PROBLEMS, engine_problem_text
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
@@ -44,11 +44,11 @@ def test_nine_and_nine_tricks_are_shown_with_their_sum():
     )
 
     with translation.override("en"):
-        assert problem_text(error) == "9 + 9 = 18 tricks, a deal has 10"
+        assert engine_problem_text(error) == "9 + 9 = 18 tricks, a deal has 10"
     with translation.override("uk"):
-        assert problem_text(error) == "взяток: 9 + 9 = 18, а в роздачі їх 10"
+        assert engine_problem_text(error) == "взяток: 9 + 9 = 18, а в роздачі їх 10"
     with translation.override("ru"):
-        assert problem_text(error) == "взяток: 9 + 9 = 18, а в раздаче их 10"
+        assert engine_problem_text(error) == "взяток: 9 + 9 = 18, а в раздаче их 10"
 
 
 @pytest.mark.parametrize(
@@ -81,18 +81,18 @@ def test_nine_and_nine_tricks_are_shown_with_their_sum():
 )
 def test_params_are_put_into_the_users_words(error, english):
     with translation.override("en"):
-        assert problem_text(error) == english
+        assert engine_problem_text(error) == english
 
 
 def test_a_deal_kind_is_said_in_the_users_language():
     error = engine.PulkaError("deal_has_no", 1, kind=engine.MISERE, key="contract")
 
     with translation.override("uk"):
-        assert problem_text(error) == "у роздачі виду «мізер» немає contract"
+        assert engine_problem_text(error) == "у роздачі виду «мізер» немає contract"
 
 
 def test_the_text_of_a_pickled_error_is_the_same():
     error = engine.PulkaError("tricks_sum", 3, tricks=(9, 9), total=18, expected=10)
 
     with translation.override("ru"):
-        assert problem_text(pickle.loads(pickle.dumps(error))) == problem_text(error)
+        assert engine_problem_text(pickle.loads(pickle.dumps(error))) == engine_problem_text(error)

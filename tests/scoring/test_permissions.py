@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from scoring.models import Deal
 from tests.conftest import HTMX, make_evening, make_pulka, record
-from tests.scoring.conftest import SIX_BY_BORIS, deal_post
+from tests.scoring.factories import SIX_BY_BORIS, deal_post
 
 pytestmark = pytest.mark.django_db
 

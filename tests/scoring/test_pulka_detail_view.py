@@ -2,8 +2,9 @@ import pytest
 
 from club.models import Role
 from scoring.models import PulkaStatus
+from tests.club.factories import assert_full_page, assert_not_found
 from tests.conftest import HTMX, make_evening, make_member, make_pulka, record
-from tests.scoring.conftest import PASS_OUT_ROUND, SIX_BY_BORIS
+from tests.scoring.factories import PASS_OUT_ROUND, SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
 
@@ -78,8 +79,8 @@ def test_a_pulka_of_another_club_is_404_even_for_a_member_there(client, pulka, c
 
     response = client.get(f"/c/{club_b.slug}/p/{pulka.pk}/")
 
-    assert response.status_code == 404
-    assert client.get(other.get_absolute_url()).status_code == 200
+    assert_not_found(response, "Anna", "Boris", "Vera")
+    assert "Ira" in assert_full_page(client.get(other.get_absolute_url()), "board")
 
 
 def test_sheet_shows_results_as_if_the_evening_ended_now(as_persona, pulka):
@@ -114,5 +115,7 @@ def test_member_of_both_clubs_sees_both(client, pulka, club_b):
     membership = make_member(pulka.evening.club, Role.PLAYER)
     make_member(club_b, Role.PLAYER, user=membership.user)
     client.force_login(membership.user)
+    theirs = make_pulka(make_evening(club_b), names=("Ira", "Oleh", "Taras"))
 
-    assert client.get(pulka.get_absolute_url()).status_code == 200
+    assert "Anna" in assert_full_page(client.get(pulka.get_absolute_url()), "board")
+    assert "Ira" in assert_full_page(client.get(theirs.get_absolute_url()), "board")

@@ -2,7 +2,7 @@ import pytest
 
 from scoring.models import Deal, PulkaStatus
 from tests.conftest import HTMX, record
-from tests.scoring.conftest import SIX_BY_BORIS
+from tests.scoring.factories import SIX_BY_BORIS
 
 pytestmark = pytest.mark.django_db
 

@@ -7,11 +7,20 @@ import uuid
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from club.models import Player
-from scoring import engine, services
-from scoring.models import Deal, DealRevision, PulkaResultCache, PulkaStatus, Seat
+from club.models import Club, Player
+from scoring import engine, selectors, services, signals
+from scoring.models import (
+    Deal,
+    DealRevision,
+    Evening,
+    PairResultCache,
+    Pulka,
+    PulkaResultCache,
+    PulkaStatus,
+    Seat,
+)
 from tests.conftest import make_club, make_evening, make_player, make_pulka, make_user, record
-from tests.scoring.conftest import PASS_OUT_ROUND, SIX_BY_BORIS, no_play
+from tests.scoring.factories import PASS_OUT_ROUND, SIX_BY_BORIS, ended_early, no_play
 
 pytestmark = pytest.mark.django_db
 
@@ -241,3 +250,201 @@ def test_evening_create_and_update_write_what_was_given():
     evening.refresh_from_db()
     assert (evening.club, evening.created_by) == (club, user)
     assert (evening.date, evening.venue, evening.notes) == (datetime.date(2024, 5, 18), "Room", "x")
+
+
+def test_a_problem_with_the_conventions_names_no_deal():
+    club = make_club()
+
+    with pytest.raises(services.ScoringError) as refused:
+        services.club_rules_update(club=club, rules={"pool_target": 10, "x": 1})
+
+    assert refused.value.message == "unknown convention 'x'"
+
+
+def test_every_write_to_a_table_tells_its_spectators(monkeypatch, evening_a):
+    told = []
+    monkeypatch.setattr(services.live, "table_changed", lambda **where: told.append(where))
+    pulka = make_pulka(evening_a)
+    where = {"pulka_id": pulka.pk, "evening_id": evening_a.pk, "club_slug": "sochi"}
+    players = list(Player.objects.filter(seats__pulka=pulka).order_by("seats__position"))
+    raspasy = {"kind": "raspasy", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
+
+    services.pulka_update_rules(pulka=pulka, rules={"pool_target": 10}, first_dealer=1)
+    services.pulka_seat(pulka=pulka, players=players, first_dealer=players[0])
+    record(pulka, SIX_BY_BORIS, raspasy)
+    services.deal_update(
+        pulka=pulka, number=2, data=SIX_BY_BORIS, expected_version=1, changed_by=None
+    )
+    services.deal_delete(pulka=pulka, number=2, expected_version=2, deleted_by=None)
+    services.pulka_finish(pulka=pulka, finished_by=None)
+    services.pulka_reopen(pulka=pulka, reopened_by=None)
+    services.pulka_abandon(pulka=pulka, abandoned_by=None)
+
+    assert told == [where] * 10
+
+
+def test_pulka_update_rules_returns_the_table_with_its_new_conventions_and_dealer(pulka):
+    updated = services.pulka_update_rules(
+        pulka=pulka, rules={"pool_target": 20, "help": False}, first_dealer=2
+    )
+
+    pulka.refresh_from_db()
+    assert (updated.pk, updated.rules, updated.first_dealer, updated.version) == (
+        pulka.pk,
+        pulka.rules,
+        2,
+        2,
+    )
+    assert (pulka.rules["pool_target"], pulka.rules["help"], pulka.first_dealer) == (20, False, 2)
+
+
+@pytest.mark.parametrize("first_dealer", [-1, 3])
+def test_pulka_update_rules_refuses_a_dealer_who_is_not_at_the_table(pulka, first_dealer):
+    with pytest.raises(services.ScoringError, match="^The first dealer must be one of the"):
+        services.pulka_update_rules(pulka=pulka, rules={}, first_dealer=first_dealer)
+
+    pulka.refresh_from_db()
+    assert (pulka.first_dealer, pulka.version) == (0, 1)
+
+
+def test_pulka_seat_updates_the_callers_table_too(pulka):
+    anna, boris, vera = (Player.objects.get(name=n) for n in ("Anna", "Boris", "Vera"))
+    assert pulka.names == ["Anna", "Boris", "Vera"]
+
+    seated = services.pulka_seat(pulka=pulka, players=[vera, anna, boris], first_dealer=boris)
+
+    assert (pulka.first_dealer, pulka.version, pulka.names) == (2, 2, ["Vera", "Anna", "Boris"])
+    assert (seated.first_dealer, seated.version) == (2, 2)
+
+
+def test_pulka_seat_refuses_a_table_that_has_started(pulka):
+    record(pulka, SIX_BY_BORIS)
+    anna, boris, vera = (Player.objects.get(name=n) for n in ("Anna", "Boris", "Vera"))
+
+    with pytest.raises(services.ScoringError, match="^This table has started: its players stay"):
+        services.pulka_seat(pulka=pulka, players=[vera, anna, boris], first_dealer=anna)
+
+    assert pulka.names == ["Anna", "Boris", "Vera"]
+
+
+@pytest.fixture
+def announced():
+    """Every results_changed sent during the test, as (sender, club, since)."""
+    sent = []
+
+    def listen(sender, *, club, since, **kwargs):
+        sent.append((sender, club, since))
+
+    signals.results_changed.connect(listen)
+    yield sent
+    signals.results_changed.disconnect(listen)
+
+
+def test_finishing_a_table_announces_its_club_and_date(announced, evening_a):
+    ended_early(evening_a)
+
+    assert announced == [(Pulka, evening_a.club, evening_a.date)]
+
+
+def test_a_table_of_an_evening_that_does_not_count_announces_nothing(announced, club_a):
+    evening = make_evening(club_a, counted=False)
+
+    pulka = ended_early(evening)
+
+    assert announced == []
+    assert PulkaResultCache.objects.filter(pulka=pulka, counted=False).count() == 3
+
+
+def test_a_cache_rebuild_without_announcing_announces_nothing(announced, evening_a):
+    pulka = ended_early(evening_a)
+    announced.clear()
+    version = Club.objects.get(pk=evening_a.club_id).results_version
+
+    services.result_cache_rebuild(pulka, pulka.names, selectors.pulka_sheet(pulka), announce=False)
+
+    assert announced == []
+    assert PulkaResultCache.objects.filter(pulka=pulka).count() == 3
+    assert Club.objects.get(pk=evening_a.club_id).results_version == version + 1
+
+
+def test_an_evening_switched_off_moves_its_caches_and_announces_it(announced, evening_a):
+    pulka = ended_early(evening_a)
+    announced.clear()
+    version = Club.objects.get(pk=evening_a.club_id).results_version
+
+    services.evening_count(evening=evening_a, counted=False)
+
+    evening_a.refresh_from_db()
+    assert evening_a.counted is False
+    assert set(PulkaResultCache.objects.filter(pulka=pulka).values_list("counted", flat=True)) == {
+        False
+    }
+    assert set(PairResultCache.objects.filter(pulka=pulka).values_list("counted", flat=True)) == {
+        False
+    }
+    assert announced == [(Evening, evening_a.club, evening_a.date)]
+    assert Club.objects.get(pk=evening_a.club_id).results_version > version
+
+
+def test_an_evening_switched_without_announcing_leaves_it_to_the_caller(announced, evening_a):
+    pulka = ended_early(evening_a)
+    announced.clear()
+    version = Club.objects.get(pk=evening_a.club_id).results_version
+
+    services.evening_count(evening=evening_a, counted=False, announce=False)
+
+    assert announced == []
+    assert not PulkaResultCache.objects.filter(pulka=pulka, counted=True).exists()
+    # The cached rankings of the club's leagues are stale all the same.
+    assert Club.objects.get(pk=evening_a.club_id).results_version == version + 1
+
+
+def test_an_evening_switched_to_what_it_is_or_without_results_changes_nothing(announced, evening_a):
+    make_pulka(evening_a)
+    version = Club.objects.get(pk=evening_a.club_id).results_version
+
+    services.evening_count(evening=evening_a, counted=True)
+    services.evening_count(evening=evening_a, counted=False)
+
+    assert announced == []
+    assert Club.objects.get(pk=evening_a.club_id).results_version == version
+    assert Evening.objects.get(pk=evening_a.pk).counted is False
+
+
+def test_an_evening_counts_unless_told_otherwise_and_its_words_are_trimmed():
+    club = make_club()
+
+    evening = services.evening_create(
+        club=club, date=datetime.date(2024, 5, 17), venue=" Hall ", notes=" late ", created_by=None
+    )
+
+    evening.refresh_from_db()
+    assert (evening.counted, evening.venue, evening.notes) == (True, "Hall", "late")
+
+
+def test_a_new_date_moves_the_cached_results_and_re_rates_from_the_earlier(announced, evening_a):
+    evening_a.date = datetime.date(2024, 5, 17)
+    evening_a.save()
+    pulka = ended_early(evening_a)
+    announced.clear()
+
+    services.evening_update(
+        evening=evening_a, date=datetime.date(2024, 5, 10), venue="Room ", notes=""
+    )
+
+    day = datetime.date(2024, 5, 10)
+    assert set(PulkaResultCache.objects.filter(pulka=pulka).values_list("date", flat=True)) == {day}
+    assert set(PairResultCache.objects.filter(pulka=pulka).values_list("date", flat=True)) == {day}
+    assert announced == [(Evening, evening_a.club, day)]
+    assert Evening.objects.get(pk=evening_a.pk).venue == "Room"
+
+
+def test_the_same_date_re_rates_nothing(announced, evening_a):
+    ended_early(evening_a)
+    announced.clear()
+    version = Club.objects.get(pk=evening_a.club_id).results_version
+
+    services.evening_update(evening=evening_a, date=evening_a.date, venue="Room", notes="x")
+
+    assert announced == []
+    assert Club.objects.get(pk=evening_a.club_id).results_version == version

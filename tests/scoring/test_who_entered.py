@@ -9,7 +9,7 @@ import pytest
 from club.models import Player, Role
 from scoring.models import Deal
 from tests.conftest import HTMX, PERSONAS, make_member
-from tests.scoring.conftest import deal_post
+from tests.scoring.factories import deal_post
 
 pytestmark = pytest.mark.django_db
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import itertools
 from collections import Counter
@@ -19,6 +20,8 @@ from competition.lib.seating import (
     Method,
     Seating,
     Table,
+    TablePlan,
+    Weights,
     check,
     meeting_matrix,
     meetings,
@@ -130,6 +133,88 @@ def test_the_same_inputs_and_seed_give_the_same_seating_and_another_seed_another
     assert one == again
     assert one.seed == 123456
     assert one.tables != other.tables
+
+
+def swiss_with_a_club_too_big_to_spread() -> Seating:
+    # 28 players at 7 tables, 8 of them of one club: two must meet, so the search goes on.
+    players = [
+        Entrant(id, rating=2000 - id, club="Kyiv" if id <= 8 else None) for id in range(1, 29)
+    ]
+    first = seat_round(players, round=1, seed=5, method=Method.RATING)
+    return seat_round(
+        players,
+        round=2,
+        seed=6,
+        method=Method.SWISS,
+        history=[first],
+        standings=list(range(28, 0, -1)),
+    )
+
+
+def mixing_with_two_teams_and_a_club() -> Seating:
+    players = [
+        Entrant(id, team="AB"[id % 2] if id < 9 else None, club="Kyiv" if id > 9 else None)
+        for id in range(1, 14)
+    ]
+    history: list[Seating] = []
+    for number in range(1, 5):
+        method = Method.RATING if number == 1 else Method.MIXING
+        history.append(
+            seat_round(players, round=number, seed=3 * number, method=method, history=history)
+        )
+    return history[-1]
+
+
+def a_rough_schedule_swept_again_and_again() -> Seating:
+    # With no random swaps (effort 0) the rounds come out rough, and each of the schedule's
+    # sweeps still finds a round to redraw with fewer clashes.
+    return schedule([Entrant(id) for id in range(1, 26)], rounds=8, seed=66, effort=0)[6]
+
+
+def a_schedule_with_tables_of_three_every_round() -> Seating:
+    # 11 players: a table of 3 every round, so some sit at one a third time; the sweeps weigh
+    # that when they choose between two drawings of a round.
+    return schedule([Entrant(id) for id in range(1, 12)], rounds=6, seed=2)[1]
+
+
+@pytest.mark.parametrize(
+    ("draw", "seats", "dealers"),
+    [
+        pytest.param(
+            a_rough_schedule_swept_again_and_again,
+            [(13, 8, 12, 25), (3, 14, 2, 15), (4, 22, 20, 19), (10, 16, 1, 21)]
+            + [(5, 18, 17), (24, 11, 9), (6, 23, 7)],
+            [8, 2, 22, 16, 17, 24, 6],
+            id="schedule-round-seven",
+        ),
+        pytest.param(
+            a_schedule_with_tables_of_three_every_round,
+            [(6, 8, 2, 10), (11, 5, 1, 4), (9, 3, 7)],
+            [8, 4, 3],
+            id="schedule-tables-of-three",
+        ),
+        pytest.param(
+            swiss_with_a_club_too_big_to_spread,
+            [(26, 6, 27, 28), (24, 4, 23, 25), (21, 5, 19, 22), (18, 20, 17, 2)]
+            + [(16, 15, 13, 8), (14, 12, 7, 11), (3, 9, 1, 10)],
+            [27, 25, 5, 20, 13, 14, 10],
+            id="swiss-round-two",
+        ),
+        pytest.param(
+            mixing_with_two_teams_and_a_club,
+            [(3, 9, 6, 11), (1, 4, 13), (5, 8, 12), (2, 10, 7)],
+            [11, 4, 5, 7],
+            id="mixing-round-four",
+        ),
+    ],
+)
+def test_a_printed_seed_still_draws_the_seating_it_drew(draw, seats, dealers):
+    # A round is published with its seed so that anyone can draw it again: a change to the
+    # search (its costs, moves or annealing) would make old protocols irreproducible.
+    drawn = draw()
+
+    assert [t.seats for t in drawn.tables] == seats
+    assert [t.first_dealer for t in drawn.tables] == dealers
 
 
 def test_swiss_seats_the_leaders_together_at_table_one():
@@ -419,6 +504,74 @@ def test_the_meeting_matrix_counts_who_met_whom():
     for a, b in itertools.combinations(range(1, 9), 2):
         assert matrix[a - 1][b - 1] == matrix[b - 1][a - 1] == counts[(a, b)]
     assert sum(map(sum, matrix)) == 2 * sum(counts.values()) == 2 * 3 * 12
+
+
+@pytest.mark.parametrize(("times", "repeated"), [(1, 0), (2, 3), (3, 6)])
+def test_repeated_meetings_count_each_meeting_beyond_the_first(times, repeated):
+    # The same three players at one table `times` times: three pairs.
+    rounds = [Seating(n, n, Method.MIXING, (Table(1, (1, 2, 3), 1),)) for n in range(times)]
+
+    assert repeated_meetings(rounds) == repeated
+
+
+@pytest.mark.parametrize(
+    ("player", "table"),
+    [
+        pytest.param(1, 1, id="first-seat"),
+        pytest.param(6, 2, id="second-table"),
+        pytest.param(8, None, id="the-bye"),
+        pytest.param(99, None, id="not-in-the-round"),
+    ],
+)
+def test_the_table_a_player_sits_at(player, table):
+    draft = Seating(
+        1,
+        7,
+        Method.MIXING,
+        (Table(1, (1, 2, 3, 4), 1), Table(2, (5, 6, 7), 5)),
+        (Bye(8, BYE_FIVE_PLAYERS),),
+    )
+
+    found = draft.table_of(player)
+
+    assert (found.number if found else None) == table
+    assert found is None or player in found.seats
+
+
+def test_seats_are_numbered_from_one_clockwise():
+    table = Table(3, (7, 2, 9, 4), 9)
+
+    assert [table.seat_of(player) for player in (7, 2, 9, 4)] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [
+        pytest.param(Weights(), "repeat", id="weights"),
+        pytest.param(Entrant(1), "rating", id="entrant"),
+        pytest.param(Table(1, (1, 2, 3), 1), "seats", id="table"),
+        pytest.param(Bye(5, BYE_FIVE_PLAYERS), "player", id="bye"),
+        pytest.param(Seating(1, 7, Method.MIXING, ()), "tables", id="seating"),
+        pytest.param(TablePlan((4,)), "byes", id="plan"),
+    ],
+)
+def test_seatings_and_their_parts_cannot_be_changed_once_made(value, name):
+    # Weights() is the default of every draw, and a draft changes only through swap and
+    # redraw, which make a new one: an edit in place would leak into the next draw.
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(value, name, None)
+
+
+def test_team_and_club_warnings_skip_players_not_among_the_entrants():
+    draft = Seating(1, 1, Method.MIXING, (Table(1, (1, 2, 3, 4), 1),))
+    # 4 sits at the table but is not described (e.g. a substitute entered afterwards).
+    described = [Entrant(1, team="Aces"), Entrant(2, team="Aces"), Entrant(3, club="Kyiv")]
+
+    found = warnings(draft, entrants=described)
+
+    assert [(p.code, dict(p.params)) for p in found] == [
+        ("teammates_together", {"first": 1, "second": 2, "table": 1})
+    ]
 
 
 def test_an_entrant_given_twice_is_refused():

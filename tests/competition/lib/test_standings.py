@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime
+import doctest
 from fractions import Fraction
 
 import pytest
 
+from competition.lib import standings
 from competition.lib.standings import (
     Counting,
     HalfBeyond,
@@ -14,6 +16,7 @@ from competition.lib.standings import (
     Rule,
     Tally,
     best_result,
+    counted,
     in_order,
     pulkas_played,
     rank,
@@ -93,6 +96,12 @@ def ranked(rule: Rule, *tables: dict[int, int]) -> list[tuple[int | None, str, o
             id="the-cap-decides-which-are-the-best",
         ),
         pytest.param(
+            Rule(Counting.BEST),
+            [{ANNA: 40, BORIS: -40}],
+            [(1, "Anna", 0), (1, "Boris", 0)],
+            id="best-n-without-n-counts-none-as-the-league-query-does",
+        ),
+        pytest.param(
             Rule(cap=lambda r: Fraction(min(r, 50))),
             [{ANNA: 80, BORIS: -30, VERA: -50}, {BORIS: 60, VERA: -60}],
             [(1, "Anna", 50), (2, "Boris", 20), (3, "Vera", -110)],
@@ -102,6 +111,25 @@ def ranked(rule: Rule, *tables: dict[int, int]) -> list[tuple[int | None, str, o
 )
 def test_rules_rank_players(rule, tables, expected):
     assert ranked(rule, *tables) == expected
+
+
+@pytest.mark.parametrize(
+    ("result", "cap", "counts"),
+    [
+        pytest.param(-700, None, -700, id="no-cap"),
+        pytest.param(200, 200, 200, id="at-the-cap"),
+        pytest.param(-200, 200, -200, id="at-the-cap-in-minus"),
+        pytest.param(201, 200, Fraction(401, 2), id="one-beyond"),
+        pytest.param(-260, 200, -230, id="beyond-in-minus"),
+        pytest.param(Fraction(401, 2), 200, Fraction(801, 4), id="exact-whists"),
+        pytest.param(1, 0, Fraction(1, 2), id="cap-zero-halves-a-win"),
+        pytest.param(-1, 0, Fraction(-1, 2), id="cap-zero-halves-a-loss"),
+        pytest.param(0, 0, 0, id="cap-zero-nothing"),
+    ],
+)
+def test_the_league_cap_counts_whists_beyond_it_at_half_either_way(result, cap, counts):
+    assert counted(result, cap) == counts
+    assert type(counted(result, cap)) is Fraction
 
 
 @pytest.mark.parametrize(
@@ -159,6 +187,28 @@ def test_raw_rows_are_tallied_with_places_and_the_best_as_played():
     ]
 
 
+def test_the_worked_examples_are_right():
+    result = doctest.testmod(standings)
+    assert result.attempted > 0
+    assert result.failed == 0
+
+
+@pytest.mark.parametrize(
+    ("places", "counted"),
+    [
+        pytest.param([1, 1, 2], (2, 1, 0, 0), id="firsts-and-a-second"),
+        pytest.param([3, 4, 4, 2], (0, 1, 1, 2), id="fourths-at-tables-of-four"),
+        pytest.param([3, 3, 3], (0, 0, 3, 0), id="last-at-tables-of-three"),
+    ],
+)
+def test_each_place_at_the_table_is_counted(places, counted):
+    (anna,) = tally([Result(ANNA, 0, place, 4) for place in places], Rule())
+    (line,) = rank([anna], Rule(), NAMES).ranked
+
+    assert (anna.firsts, anna.seconds, anna.thirds, anna.fourths) == counted
+    assert (line.firsts, line.seconds, line.thirds, line.fourths) == counted
+
+
 def test_numbers_shown_are_whole_or_float_and_the_average_is_of_counted_whists():
     (line,) = rank(
         tally(rows({ANNA: 300}, {ANNA: 0}), Rule(cap=HalfBeyond(100))), Rule(), {}
@@ -179,3 +229,17 @@ def test_a_rename_reorders_only_within_a_place():
 def test_nobody_gives_empty_standings():
     result = rank([], Rule(), NAMES)
     assert (result.ranked, result.unranked) == ((), ())
+
+
+def test_with_no_minimum_a_line_without_pulkas_is_ranked_and_averages_zero():
+    # As a tournament's team whose members have not played yet.
+    tallies = [Tally(ANNA, 0, Fraction(0), 0), Tally(BORIS, 1, Fraction(-10), -10)]
+
+    result = rank(tallies, Rule(min_pulkas=0), NAMES)
+
+    assert [(s.place, s.player_id, s.pulkas, s.average) for s in result.ranked] == [
+        (1, ANNA, 0, 0.0),
+        (2, BORIS, 1, -10.0),
+    ]
+    # Tallies made by hand (teams, tournaments) count no places unless told.
+    assert {(s.firsts, s.seconds, s.thirds, s.fourths) for s in result.ranked} == {(0, 0, 0, 0)}

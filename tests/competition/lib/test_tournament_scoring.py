@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import re
 from fractions import Fraction
@@ -26,6 +27,7 @@ from competition.lib.tournament_scoring import (
     Stage,
     TableResult,
     TieBreak,
+    TournamentStandings,
     Unit,
     bye_score,
     caps_problems,
@@ -34,7 +36,7 @@ from competition.lib.tournament_scoring import (
     standings,
     team_standings,
 )
-from competition.tournament.messages import PROBLEMS, problem_text
+from competition.tournament.messages import PROBLEMS, tournament_problem_text
 
 PROPERTY = settings(max_examples=200, deadline=None)
 NAMES = {1: "Anna", 2: "Boris", 3: "Vera", 4: "Gleb", 5: "Dana", 6: "Egor", 7: "Zoya"}
@@ -125,6 +127,21 @@ def test_caps_serve_as_a_league_cap():
     (anna,) = tally(rows, Rule(cap=CAPS_200_650))
 
     assert anna.total == 210 - 245
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        pytest.param(((0, 1), (200, F(1, 10)), (650, 0)), id="whole-numbers"),
+        pytest.param([[0, 1], [200, F(1, 10)], [650, 0]], id="lists-as-stored"),
+    ],
+)
+def test_caps_keep_their_steps_as_exact_fractions(steps):
+    caps = Caps(steps)
+
+    assert caps.steps == ((0, 1), (200, F(1, 10)), (650, 0))
+    assert all(type(number) is Fraction for step in caps.steps for number in step)
+    assert caps == CAPS_200_650
 
 
 STEPS = st.lists(
@@ -362,6 +379,19 @@ def test_penalties_take_whists_or_points_away_and_are_listed():
     assert ranked(result)[0] == ("Boris", 1)
 
 
+@pytest.mark.parametrize("method", [Method.WHISTS, Method.PLACES])
+def test_penalties_given_as_a_generator_are_all_taken_and_listed(method):
+    rule = ScoringRule(method)
+    rounds = scores(rule, (1, {1: 90, 2: 10, 3: -100}))
+    given = [Penalty(1, 1, 1, Unit.WHISTS, "late"), Penalty(2, 1, 2, Unit.WHISTS, "noise")]
+
+    result = standings(rounds, rule=rule, names=NAMES, penalties=(p for p in given))
+
+    by_player = {line.player: line for line in result.lines}
+    assert [by_player[p.player].penalties for p in given] == [(p,) for p in given]
+    assert (by_player[1].adjusted, by_player[2].adjusted) == (89, 8)
+
+
 def test_a_points_penalty_under_a_whists_rule_is_refused():
     rounds = scores(ScoringRule(), (1, {1: 90, 2: 10, 3: -100}))
 
@@ -458,6 +488,107 @@ def test_a_teams_best_count_is_one_to_five(best):
     assert caught.value.code == "team_best"
 
 
+def test_a_judges_penalty_in_the_cut_round_counts_there_and_not_in_a_reset_final():
+    rule = ScoringRule()
+    rounds = scores(
+        rule,
+        (1, {1: 300, 2: 100, 3: -400}),
+        (1, {4: 50, 5: 0, 6: -30, 7: -20}),
+        (2, {1: -50, 2: 40, 4: 10}),
+    )
+    noise = Penalty(2, 1, 20, Unit.WHISTS, "talking at the table")  # Boris, a finalist
+    late = Penalty(5, 1, 10, Unit.WHISTS, "late for the round")  # Dana, out at the cut
+    penalties = [noise, late]
+
+    def lines(stage: Stage) -> dict[str, tuple]:
+        result = staged_standings(rounds, stage=stage, rule=rule, names=NAMES, penalties=penalties)
+        return {
+            NAMES[line.player]: (line.finalist, line.score, line.penalties)
+            for line in result.lines
+            if line.player in (2, 5)
+        }
+
+    assert lines(Stage(1, 3, keep_totals=False)) == {
+        "Boris": (True, 40, ()),
+        "Dana": (False, -10, (late,)),
+    }
+    assert lines(Stage(1, 3)) == {
+        "Boris": (True, 100 - 20 + 40, (noise,)),
+        "Dana": (False, -10, (late,)),
+    }
+
+
+def test_with_totals_reset_a_finalist_yet_to_play_waits_after_those_who_played():
+    rule = ScoringRule()
+    cut = scores(rule, (1, {1: 300, 2: 100, 3: -400}), (1, {4: 50, 5: 0, 6: -30, 7: -20}))
+    final = scores(rule, (2, {1: -50, 2: 40, 4: 10}))  # Dana has not played her final yet
+    stage = Stage(1, 4, keep_totals=False)
+
+    started = staged_standings(cut + final, stage=stage, rule=rule, names=NAMES)
+    not_yet = staged_standings(cut, stage=stage, rule=rule, names=NAMES)
+
+    assert [(NAMES[line.player], line.place, line.finalist) for line in started.lines][:5] == [
+        ("Boris", 1, True),
+        ("Gleb", 2, True),
+        ("Anna", 3, True),
+        ("Dana", 4, True),
+        ("Zoya", 5, False),
+    ]
+    assert [(NAMES[line.player], line.place) for line in not_yet.lines][:5] == [
+        ("Anna", 1),
+        ("Boris", 1),
+        ("Gleb", 1),
+        ("Dana", 1),
+        ("Zoya", 5),
+    ]
+
+
+def test_a_team_yet_to_play_is_listed_with_nothing_counted():
+    rounds = scores(ScoringRule(), (1, {1: 30, 2: -10, 4: -20}))
+    teams = {"Aces": [1, 2], "Kings": [4], "Queens": [6, 7]}  # 6 and 7 have not played
+
+    lines = team_standings(rounds, teams=teams, best=2)
+
+    assert [(line.team, line.place, line.total, line.rounds) for line in lines] == [
+        ("Aces", 1, 20, {1: 20}),
+        ("Queens", 2, 0, {}),
+        ("Kings", 3, -20, {1: -20}),
+    ]
+    before_round_one = team_standings([], teams=teams, best=2)
+    assert [(line.team, line.place) for line in before_round_one] == [
+        ("Aces", 1),
+        ("Kings", 1),
+        ("Queens", 1),
+    ]
+
+
+def _values():
+    rule = ScoringRule(Method.PLACES)
+    rounds = scores(rule, (1, {1: 50, 2: 20, 3: -30, 4: -40}))
+    result = standings(rounds, rule=rule, names=NAMES)
+    (team,) = team_standings(rounds, teams={"Aces": [1, 2, 3]}, best=2)
+    return [
+        pytest.param(rule, "bye", id="rule"),
+        pytest.param(CAPS_50_100, "mirror", id="caps"),
+        pytest.param(PLACE_POINTS, "four", id="place-points"),
+        pytest.param(TableResult(1, 1, {1: 0, 2: 0, 3: 0}), "round", id="table"),
+        pytest.param(rounds[0], "score", id="round-score"),
+        pytest.param(Penalty(1, 1, 5, Unit.WHISTS, "late"), "amount", id="penalty"),
+        pytest.param(result, "lot_seed", id="standings"),
+        pytest.param(TournamentStandings((), (), None), "lines", id="empty-standings"),
+        pytest.param(result.lines[0], "place", id="line"),
+        pytest.param(Stage(2, 4), "top", id="stage"),
+        pytest.param(team, "total", id="team-line"),
+    ]
+
+
+@pytest.mark.parametrize(("value", "name"), _values())
+def test_rules_and_results_cannot_be_changed_once_made(value, name):
+    # Rules are read once per page and standings are cached: nobody may alter them in place.
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(value, name, None)
+
+
 # --- the problems' texts ----------------------------------------------------------------
 
 
@@ -477,7 +608,7 @@ def test_a_problem_is_shown_with_names_in_place_of_ids():
     problem = Problem("player_withdrawn", {"player": 7, "table": 3})
 
     with translation.override("en"):
-        text = problem_text(problem.with_params(player="Zoya"))
+        text = tournament_problem_text(problem.with_params(player="Zoya"))
 
     assert text == "Zoya has withdrawn but sits at table 3"
 
