@@ -235,7 +235,7 @@ def links_revoke_beyond(
     member) no longer lets him make; each is recorded in the history. Returns how many."""
     now = timezone.now()
     links = (
-        Invitation.objects.select_for_update()
+        Invitation.objects.select_for_update(of=("self",))
         .filter(club=club, created_by=maker, revoked_at__isnull=True, expires_at__gt=now)
         .filter(uses__lt=F("max_uses"))
         .select_related("player")
