@@ -179,6 +179,10 @@ def build_world() -> World:
     invitation = invitations.invitation_create(
         club=club, role=Role.PLAYER, created_by=owner, player=free[0]
     )
+    # An invitation addressed to the player: his home page lists it with Accept and Decline.
+    invitations.invitation_address(
+        club=club, to=users["player"].username, role=Role.SECRETARY, created_by=owner
+    )
     # The secretary has no roster name of his own: he asks for one, for the claims page.
     claim = invitations.name_claim_create(club=club, user=users["secretary"], player=free[1])
     league = League.objects.filter(club=club).order_by("pk").first()
