@@ -139,7 +139,7 @@ class Standing(NamedTuple):
     place: int | None  # None: below the minimum, unranked
     pulkas: int
     total: int | float  # counted whists (cap applied)
-    average: float  # total / pulkas
+    average: float  # total / pulkas (0 with none: a team yet to play, min_pulkas=0)
     score: int | float  # what the rule ranks by: the total, the average or the best N
     best: int | float  # the best single result, as played
     firsts: int
@@ -264,7 +264,7 @@ def _standing(one: Tally, rule: Rule, place: int | None) -> Standing:
         place=place,
         pulkas=one.pulkas,
         total=_number(one.total),
-        average=float(one.total / one.pulkas),
+        average=float(one.total / one.pulkas) if one.pulkas else 0.0,
         score=_number(score(one, rule)),
         best=_number(one.best),
         firsts=one.firsts,
