@@ -4,11 +4,13 @@ the refusals the pages' forms never let through, each leaving everything as it w
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 
 import pytest
 import time_machine
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
@@ -225,6 +227,25 @@ def test_a_link_for_a_name_off_the_roster_or_linked_or_for_many_is_refused(
     )
     error = bound(oksana, max_uses=2)
     assert (error.code, error.field) == (Error.INVALID, "max_uses")
+
+
+@pytest.mark.parametrize(
+    ("to", "message"),
+    [
+        ("", "Write the username or e-mail address of the person to invite."),
+        (" \t ", "Write the username or e-mail address of the person to invite."),
+        ("zoya@", "zoya@ is neither a username nor an e-mail address."),
+        ("a@b@c.ua", "a@b@c.ua is neither a username nor an e-mail address."),
+        ("z" * 255, "z" * 80 + " is neither a username nor an e-mail address."),
+    ],
+    ids=["empty", "blank", "half-address", "two-ats", "too-long"],
+)
+def test_an_invitation_to_nobody_or_to_no_address_is_refused(club_a, owner, to, message):
+    error = refused(
+        invitations.invitation_address, club=club_a, to=to, role=Role.PLAYER, created_by=owner
+    )
+
+    assert (error.code, error.field, error.message) == (Error.INVALID, "to", message)
 
 
 # Revoking a link
@@ -527,6 +548,56 @@ def test_a_request_for_a_name_is_refused_when_it_cannot_be_answered(club_a, club
     assert ask(linked, oksana).message == (
         "Your account is already linked to the roster name Петро."
     )
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks across threads need PostgreSQL"
+)
+def test_a_second_request_at_the_same_moment_waits_for_the_first_and_is_told():
+    """The first holds the club's lock until it commits: the second, arriving meanwhile,
+    waits for it and then finds its request (not a clash in the database)."""
+    club = make_club()
+    user = make_member(club, Role.PLAYER).user
+    oksana, ira = make_player(club, "Оксана"), make_player(club, "Ira")
+    first_asked = threading.Event()
+    outcomes = {}
+
+    def first():
+        try:
+            with transaction.atomic():
+                invitations.name_claim_create(club=club, user=user, player=oksana)
+                first_asked.set()
+                time.sleep(0.5)  # still uncommitted while the second one comes in
+            outcomes["first"] = "asked"
+        finally:
+            connection.close()
+
+    def second():
+        try:
+            first_asked.wait(timeout=10)
+            invitations.name_claim_create(club=club, user=user, player=ira)
+            outcomes["second"] = "asked"
+        except ClubError as exc:
+            outcomes["second"] = exc.message
+        except IntegrityError:
+            outcomes["second"] = "a clash in the database"
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert outcomes == {
+        "first": "asked",
+        "second": "You have already asked for Оксана: a secretary or the owner will answer.",
+    }
+    assert list(NameClaim.objects.filter(user=user).values_list("player__name", flat=True)) == [
+        "Оксана"
+    ]
 
 
 @pytest.fixture

@@ -91,6 +91,20 @@ def test_an_import_with_more_deals_than_a_pulka_holds_is_refused(evening_a):
     assert not Pulka.objects.filter(evening=evening_a).exists()
 
 
+def test_an_import_of_as_many_deals_as_a_pulka_holds_is_stored(evening_a):
+    document = {
+        "format": "pulka/1",
+        "players": ["Anna", "Boris", "Vera"],
+        "rules": {"pool_target": 10},
+        "deals": [RASPASY] * MAX_DEALS,
+    }
+
+    pulka = services.pulka_import(evening=evening_a, document=document, imported_by=None)
+
+    numbers = pulka.deals.order_by("number").values_list("number", flat=True)
+    assert list(numbers) == list(range(1, MAX_DEALS + 1))
+
+
 def test_the_import_page_says_the_file_is_too_long(as_persona, evening_a):
     document = {
         "format": "pulka/1",
