@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from django.db.models import Count, Max, Q
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from club.models import Club, Player
 from competition.lib import seating
@@ -166,9 +166,9 @@ def draft_review(round: Round) -> DraftReview:
 
 
 METHOD_LABELS = {
-    seating.Method.RATING: _lazy("at random, spread by rating"),
-    seating.Method.SWISS: _lazy("Swiss: players close in the standings sit together"),
-    seating.Method.MIXING: _lazy("maximum mixing"),
+    seating.Method.RATING: gettext_lazy("at random, spread by rating"),
+    seating.Method.SWISS: gettext_lazy("Swiss: players close in the standings sit together"),
+    seating.Method.MIXING: gettext_lazy("maximum mixing"),
 }
 
 
