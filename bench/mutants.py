@@ -73,13 +73,13 @@ MODULES: dict[str, list[str]] = {
 # module -> {mutant id: why it cannot change what the module does}
 EQUIVALENT: dict[str, dict[str, str]] = {
     "scoring/services.py": {
-        "415:71:const-False": "deal_record: it was found running; was_done acts on finished ones",
-        "553:12:const-1000000": "any shift above MAX_DEALS (500) moves them out and back",
-        "799:70:const-False": "pulka_import: just created, running; was_done acts on finished ones",
-        "809:18:const-True": "frozen: nothing assigns to or hashes a RestoredDeal",
-        "820:18:const-True": "frozen: nothing assigns to or hashes a RestoredRevision",
-        "834:18:const-True": "frozen: nothing assigns to or hashes a RestoredStatus",
-        "912:82:const-True": "zip(strict=): one stamp per deal was checked above",
+        "417:71:const-False": "deal_record: set running above, and was_done acts on finished ones",
+        "555:12:const-1000000": "any shift above MAX_DEALS (500) moves them out and back",
+        "801:70:const-False": "pulka_import: just created, running; was_done acts on finished ones",
+        "811:18:const-True": "frozen: nothing assigns to or hashes a RestoredDeal",
+        "822:18:const-True": "frozen: nothing assigns to or hashes a RestoredRevision",
+        "836:18:const-True": "frozen: nothing assigns to or hashes a RestoredStatus",
+        "914:82:const-True": "zip(strict=): one stamp per deal was checked above",
     },
     "club/invitations.py": {
         "161:4:delete": "the last line of link_state_error: it returns None without it too",

@@ -366,6 +366,8 @@ def deal_record(
         if _at_cap(pulka, Deal.objects.filter(pulka=pulka).count()):
             raise _cap_reached(pulka)
         raise ScoringError(_("This pulka is over: no deal can be added to it."))
+    # As the UPDATE found it: the caller's copy may be older (ended, and resumed since).
+    pulka.status = PulkaStatus.RUNNING
     names = pulka.names
     deals = selectors.engine_deals(pulka, names)
     next_number = len(deals) + 1

@@ -20,7 +20,13 @@ from scoring.models import (
     Seat,
 )
 from tests.conftest import make_club, make_evening, make_player, make_pulka, make_user, record
-from tests.scoring.factories import PASS_OUT_ROUND, SIX_BY_BORIS, ended_early, no_play
+from tests.scoring.factories import (
+    PASS_OUT_ROUND,
+    SIX_BY_BORIS,
+    ended_early,
+    no_play,
+    play_finished,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -252,6 +258,51 @@ def test_evening_create_and_update_write_what_was_given():
     assert (evening.date, evening.venue, evening.notes) == (datetime.date(2024, 5, 18), "Room", "x")
 
 
+def test_a_deal_through_an_older_copy_of_a_resumed_pulka_still_finishes_it(evening_a):
+    pulka = make_pulka(evening_a, rules={"pool_target": 2})
+    record(pulka, SIX_BY_BORIS)
+    services.pulka_finish(pulka=pulka, finished_by=None)
+    services.pulka_reopen(pulka=Pulka.objects.get(pk=pulka.pk), reopened_by=None)
+
+    # `pulka` still says finished; the deals close the last pool.
+    record(pulka, no_play("Vera", "Anna", "Boris"), no_play("Anna", "Boris", "Vera"))
+
+    stored = Pulka.objects.get(pk=pulka.pk)
+    assert (stored.status, pulka.status) == (PulkaStatus.FINISHED, PulkaStatus.FINISHED)
+    assert list(stored.status_changes.values_list("status", flat=True)) == [
+        "finished",
+        "running",
+        "finished",
+    ]
+    assert PulkaResultCache.objects.filter(pulka=pulka).count() == 3
+
+
+def test_corrections_update_the_callers_copy_of_the_pulka(evening_a):
+    pulka = play_finished(evening_a)
+    assert pulka.status == PulkaStatus.FINISHED
+
+    services.deal_delete(pulka=pulka, number=3, expected_version=1, deleted_by=None)
+
+    stored = Pulka.objects.get(pk=pulka.pk)
+    assert stored.status == PulkaStatus.RUNNING  # the last pool is open again
+    assert (pulka.status, pulka.version) == (stored.status, stored.version)
+
+    raspasy = {"kind": "raspasy", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
+    services.deal_update(pulka=pulka, number=2, data=raspasy, expected_version=1, changed_by=None)
+
+    assert pulka.version == Pulka.objects.get(pk=pulka.pk).version == stored.version + 1
+
+
+def test_club_rules_update_returns_the_club_as_it_stands_with_its_new_conventions():
+    club = make_club(name="Old name")
+    Club.objects.filter(pk=club.pk).update(name="New name")
+
+    updated = services.club_rules_update(club=club, rules={"pool_target": 20})
+
+    assert (updated.pk, updated.name, updated.pool_target) == (club.pk, "New name", 20)
+    assert Club.objects.get(pk=club.pk).name == "New name"  # only the conventions are written
+
+
 def test_a_problem_with_the_conventions_names_no_deal():
     club = make_club()
 
@@ -372,8 +423,9 @@ def test_an_evening_switched_off_moves_its_caches_and_announces_it(announced, ev
     announced.clear()
     version = Club.objects.get(pk=evening_a.club_id).results_version
 
-    services.evening_count(evening=evening_a, counted=False)
+    switched = services.evening_count(evening=evening_a, counted=False)
 
+    assert (switched, switched.counted) == (evening_a, False)
     evening_a.refresh_from_db()
     assert evening_a.counted is False
     assert set(PulkaResultCache.objects.filter(pulka=pulka).values_list("counted", flat=True)) == {
@@ -399,11 +451,22 @@ def test_an_evening_switched_without_announcing_leaves_it_to_the_caller(announce
     assert Club.objects.get(pk=evening_a.club_id).results_version == version + 1
 
 
-def test_an_evening_switched_to_what_it_is_or_without_results_changes_nothing(announced, evening_a):
-    make_pulka(evening_a)
+def test_an_evening_switched_to_what_it_is_changes_nothing(announced, evening_a):
+    pulka = ended_early(evening_a)
+    announced.clear()
     version = Club.objects.get(pk=evening_a.club_id).results_version
 
     services.evening_count(evening=evening_a, counted=True)
+
+    assert announced == []
+    assert Club.objects.get(pk=evening_a.club_id).results_version == version
+    assert not PulkaResultCache.objects.filter(pulka=pulka, counted=False).exists()
+
+
+def test_an_evening_without_results_switched_off_announces_nothing(announced, evening_a):
+    make_pulka(evening_a)
+    version = Club.objects.get(pk=evening_a.club_id).results_version
+
     services.evening_count(evening=evening_a, counted=False)
 
     assert announced == []
@@ -428,11 +491,12 @@ def test_a_new_date_moves_the_cached_results_and_re_rates_from_the_earlier(annou
     pulka = ended_early(evening_a)
     announced.clear()
 
-    services.evening_update(
+    moved = services.evening_update(
         evening=evening_a, date=datetime.date(2024, 5, 10), venue="Room ", notes=""
     )
 
     day = datetime.date(2024, 5, 10)
+    assert (moved, moved.date, moved.venue) == (evening_a, day, "Room")
     assert set(PulkaResultCache.objects.filter(pulka=pulka).values_list("date", flat=True)) == {day}
     assert set(PairResultCache.objects.filter(pulka=pulka).values_list("date", flat=True)) == {day}
     assert announced == [(Evening, evening_a.club, day)]
