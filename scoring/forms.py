@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.forms.utils import ErrorDict
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from club.names import NameField
 from club.params import IntegerField, ModelChoiceField, int_param, parse_int
@@ -442,7 +443,7 @@ class PulkaCreateForm(forms.Form):
     def __init__(self, *args, club, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
-        players = club.players.filter(is_active=True).order_by("name")
+        players = club.players.filter(is_active=True).order_by("sort_key", "pk")
         for i in range(self.SEATS):
             self.fields[f"seat_{i}"] = ModelChoiceField(
                 label=_("Seat %(n)s") % {"n": i + 1},
@@ -513,6 +514,9 @@ def talon_cards(raw: str) -> list[str] | None:
     return cards
 
 
+TALON_TRICKS_ERROR = _("The talon takes 0, 1 or 2 tricks.")
+
+
 class DealForm(forms.Form):
     """The deal-entry form for one pulka: it knows the dealer and offers only valid choices.
 
@@ -565,6 +569,10 @@ class DealForm(forms.Form):
         required=False, min_value=1, max_value=2_147_483_647, widget=forms.HiddenInput
     )
     entry_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    # A judge's correction of a locked pulka: why (scoring.services checks it is given).
+    reason = forms.CharField(
+        label=_("Reason for the judge's correction"), required=False, max_length=500
+    )
 
     def __init__(
         self,
@@ -612,6 +620,26 @@ class DealForm(forms.Form):
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 2}),
             )
         self.shape = self._shape()
+        talon = self.shape["talon_seat"]
+        if talon is not None:
+            # At four, on raspasy the dealer's tricks are the talon's: its two cards win 0–2.
+            self.fields[f"tricks_{talon}"] = IntegerField(
+                label=pgettext_lazy("the dealer's tricks on raspasy at four", "talon (0–2)"),
+                min_value=0,
+                max_value=2,
+                required=False,
+                error_messages={
+                    "min_value": TALON_TRICKS_ERROR,
+                    "max_value": TALON_TRICKS_ERROR,
+                    "invalid": TALON_TRICKS_ERROR,
+                },
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 2}),
+            )
+            self.initial.setdefault(f"tricks_{talon}", 0)
+            if self.is_bound and self.add_prefix(f"tricks_{talon}") not in self.data:
+                # The field just appeared (raspasy chosen): it starts at 0, as on a new form.
+                self.data = self.data.copy()
+                self.data[self.add_prefix(f"tricks_{talon}")] = "0"
         self.fields["declarer"].choices = [(i, names[i]) for i in self.shape["active"]]
         if "declarer" not in self.initial or self.initial["declarer"] not in self.shape["active"]:
             self.initial["declarer"] = self.shape["first_hand"]
@@ -669,6 +697,7 @@ class DealForm(forms.Form):
         shape = engine.deal_shape(
             self.rules, names, names[dealer], kind, names[declarer], level, calls
         )
+        tricks = [seat[name] for name in shape.trick_players]
         return {
             "kind": kind,
             "dealer": dealer,
@@ -681,7 +710,11 @@ class DealForm(forms.Form):
             "defenders": defenders,
             "half_allowed": shape.half_whist is not None,
             "played": shape.played,
-            "tricks": [seat[name] for name in shape.trick_players],
+            "tricks": tricks,
+            # The seat whose tricks are the talon's (raspasy at four), if it is asked for.
+            "talon_seat": (
+                dealer if kind == engine.RASPASY and n == 4 and dealer in tricks else None
+            ),
             # Asked for only when they count (a game, option quick_tricks).
             "quick_tricks": shape.quick_tricks,
         }
@@ -773,6 +806,8 @@ class DealForm(forms.Form):
                 data["quick_tricks"] = cleaned["quick_tricks"]
         if shape["tricks"]:
             tricks = {seat: cleaned.get(f"tricks_{seat}") for seat in shape["tricks"]}
+            if shape["talon_seat"] is not None and tricks[shape["talon_seat"]] is None:
+                tricks[shape["talon_seat"]] = 0  # the talon won nothing unless it says so
             blank = [seat for seat, t in tricks.items() if t is None]
             if kind == engine.MISERE and blank:
                 tricks[blank[0]] = 0
@@ -801,9 +836,8 @@ class DealForm(forms.Form):
                 )
                 return cleaned
             data["tricks"] = {names[seat]: t for seat, t in tricks.items()}
-        dealer = cleaned["dealer"]
-        if dealer != cleaned["rotation_dealer"]:
-            data["dealer"] = names[dealer]
+        # Who dealt is a fact of the deal, stored with it (the rotation's, unless changed).
+        data["dealer"] = names[cleaned["dealer"]]
         self.deal_data = data
         return cleaned
 

@@ -80,6 +80,9 @@ class Pulka(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Set when the table's results are settled for good (a confirmed tournament round):
+    # from then on only the club's owner changes it, as a judge, giving a reason.
+    locked_at = models.DateTimeField(_("locked at"), null=True, blank=True)
 
     class Meta:
         ordering = ["evening", "table"]
@@ -101,6 +104,10 @@ class Pulka(models.Model):
     @property
     def is_running(self) -> bool:
         return self.status == PulkaStatus.RUNNING
+
+    @property
+    def is_locked(self) -> bool:
+        return self.locked_at is not None
 
     @cached_property
     def names(self) -> list[str]:
@@ -169,7 +176,9 @@ class Deal(models.Model):
     tricks = models.JSONField(_("tricks"), default=dict, blank=True)
     talon = models.CharField(_("talon"), max_length=8, blank=True)  # "AS KS"
     quick_tricks = models.PositiveSmallIntegerField(_("quick tricks"), null=True, blank=True)
-    dealer = models.PositiveSmallIntegerField(_("dealer override (seat)"), null=True, blank=True)
+    # Who dealt it, entered with the deal (the rotation by default): a deal deleted or
+    # inserted before it leaves it dealt as it was played.
+    dealer = models.PositiveSmallIntegerField(_("dealer (seat)"))
     version = models.PositiveIntegerField(default=1)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -193,6 +202,9 @@ class Deal(models.Model):
                 fields=["pulka", "entry_key"], name="scoring_deal_unique_entry_key"
             ),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="scoring_deal_number"),
+            models.CheckConstraint(
+                condition=models.Q(dealer__lte=3), name="scoring_deal_dealer_seat"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -228,7 +240,8 @@ class Deal(models.Model):
         self.tricks = {str(seats[name]): n for name, n in (data.get("tricks") or {}).items()}
         self.talon = " ".join(data.get("talon") or ())
         self.quick_tricks = data.get("quick_tricks")
-        self.dealer = seats[data["dealer"]] if data.get("dealer") else None
+        if data.get("dealer"):
+            self.dealer = seats[data["dealer"]]
 
 
 ENGINE_FIELDS = (
@@ -271,6 +284,7 @@ class RevisionAction(models.TextChoices):
     CREATED = "created", _("entered")
     CHANGED = "changed", _("changed")
     DELETED = "deleted", _("deleted")
+    INSERTED = "inserted", _("inserted")
 
 
 class DealRevision(models.Model):
@@ -288,6 +302,8 @@ class DealRevision(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     at = models.DateTimeField(default=timezone.now)
+    # A judge's correction of a locked pulka says why; empty for every other change.
+    reason = models.TextField(_("reason"), blank=True)
 
     class Meta:
         ordering = ["pulka", "-at", "-id"]
@@ -312,6 +328,8 @@ class StatusChange(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     at = models.DateTimeField(default=timezone.now)
+    # As DealRevision.reason: why the judge ended or resumed a locked pulka.
+    reason = models.TextField(_("reason"), blank=True)
 
     class Meta:
         ordering = ["pulka", "-at", "-id"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from club import selectors as club_selectors
 from club.errors import ServiceError
-from club.models import Club, Player
+from club.models import Club, Membership, Player, Role
 from club.services import ClubError, club_results_bump, roster_players_for_names
 from scoring import engine, live, selectors
 from scoring.messages import engine_problem_text
@@ -96,13 +96,117 @@ def _locked(pulka: Pulka) -> tuple[Pulka, list[str], list[Deal]]:
     return locked, names, deals
 
 
-def _replay(pulka: Pulka, names: list[str], deals: Sequence[engine.Deal]) -> engine.Sheet:
+def _replay(
+    pulka: Pulka,
+    names: list[str],
+    deals: Sequence[engine.Deal],
+    describe: Callable[[engine.PulkaError], str] | None = None,
+) -> engine.Sheet:
+    """The sheet of these deals, or a ScoringError in the secretary's words (`describe`
+    says an engine problem when the deals are numbered otherwise than on her screen)."""
     try:
         return engine.compute_sheet(
             pulka.engine_rules(), names, deals, first_dealer=names[pulka.first_dealer]
         )
     except engine.PulkaError as exc:
-        raise ScoringError(engine_message(exc)) from exc
+        raise ScoringError((describe or engine_message)(exc)) from exc
+
+
+def _after_correction(number: int) -> Callable[[engine.PulkaError], str]:
+    """A problem found replaying the pulka with deal `number` corrected."""
+
+    def describe(exc: engine.PulkaError) -> str:
+        if exc.deal_number is None or exc.deal_number <= number:
+            return engine_message(exc)
+        return _(
+            "Deal %(number)s cannot be corrected so: with the correction, "
+            "deal %(later)s breaks the rules: %(problem)s"
+        ) % {"number": number, "later": exc.deal_number, "problem": engine_problem_text(exc)}
+
+    return describe
+
+
+def _after_deletion(number: int) -> Callable[[engine.PulkaError], str]:
+    """A problem found replaying the pulka without deal `number`: the later deals are
+    named by the numbers the secretary sees (each one more than in the replay)."""
+
+    def describe(exc: engine.PulkaError) -> str:
+        if exc.deal_number is None or exc.deal_number < number:
+            return engine_message(exc)
+        return _(
+            "Deal %(number)s cannot be deleted: without it, deal %(later)s breaks the rules: "
+            "%(problem)s"
+        ) % {"number": number, "later": exc.deal_number + 1, "problem": engine_problem_text(exc)}
+
+    return describe
+
+
+def _after_insertion(before: int) -> Callable[[engine.PulkaError], str]:
+    """A problem found replaying the pulka with a deal inserted before deal `before`: the
+    new deal is named as such, the later ones by the numbers the secretary sees now."""
+
+    def describe(exc: engine.PulkaError) -> str:
+        problem = engine_problem_text(exc)
+        if exc.deal_number is None or exc.deal_number < before:
+            return engine_message(exc)
+        if exc.deal_number == before:
+            return _("The deal to insert before deal %(before)s: %(problem)s") % {
+                "before": before,
+                "problem": problem,
+            }
+        return _(
+            "The deal cannot be inserted before deal %(before)s: with it, deal %(later)s "
+            "breaks the rules: %(problem)s"
+        ) % {"before": before, "later": exc.deal_number - 1, "problem": problem}
+
+    return describe
+
+
+# The longest reason a judge's correction keeps.
+REASON_MAX = 500
+
+
+def _judge_reason(pulka: Pulka, user: AbstractBaseUser | None, reason: str) -> str:
+    """The reason a change of a locked pulka is kept with ("" when it is not locked).
+
+    A locked pulka (its results are settled for good: a confirmed round) is changed only by
+    the club's owner, as a judge, who says why; `user` None is the system (a script).
+    """
+    if pulka.locked_at is None:
+        return ""
+    if user is not None and not (
+        user.is_authenticated
+        and Membership.objects.filter(
+            club=pulka.evening.club_id, user=user.pk, role=Role.OWNER
+        ).exists()
+    ):
+        raise ScoringError(
+            _(
+                "This table is locked: its results are confirmed. Only the club's owner can "
+                "change it, as a judge's correction with its reason."
+            )
+        )
+    reason = (reason or "").strip()
+    if not reason:
+        raise ScoringError(
+            _(
+                "Say why: a change to a locked table is a judge's correction, and its "
+                "history keeps the reason."
+            )
+        )
+    if len(reason) > REASON_MAX:
+        raise ScoringError(
+            _("The reason can be at most %(max)s characters long.") % {"max": REASON_MAX}
+        )
+    return reason
+
+
+def _with_dealers(deals: list[Deal], sheet: engine.Sheet, names: list[str]) -> None:
+    """Give each deal the dealer the replay found for it (the rotation, where none was
+    entered): every stored deal keeps who dealt it."""
+    seat = {name: i for i, name in enumerate(names)}
+    for deal, snapshot in zip(deals, sheet.snapshots, strict=False):
+        deal.dealer = seat[snapshot.dealer]
 
 
 def engine_message(exc: engine.PulkaError) -> str:
@@ -197,11 +301,13 @@ def _bump(pulka: Pulka, *fields: str) -> None:
     pulka.save(update_fields=["version", *fields])
 
 
-def _set_status(pulka: Pulka, status: str, user: AbstractBaseUser | None) -> list[str]:
+def _set_status(
+    pulka: Pulka, status: str, user: AbstractBaseUser | None, reason: str = ""
+) -> list[str]:
     """Give the pulka its new status and write the line of its history; returns the fields."""
     pulka.status = status
     pulka.finished_at = None if status == PulkaStatus.RUNNING else timezone.now()
-    StatusChange.objects.create(pulka=pulka, status=status, user=user)
+    StatusChange.objects.create(pulka=pulka, status=status, user=user, reason=reason)
     return ["status", "finished_at"]
 
 
@@ -217,6 +323,7 @@ def _settle_status(
     deals: int,
     was_done: bool,
     user: AbstractBaseUser | None,
+    reason: str = "",
 ) -> list[str]:
     """The status follows the deals where the deals decide it: a pulka whose last pool
     closed, or that reached its deal cap, is finished (at the cap, settled as unfinished);
@@ -225,9 +332,9 @@ def _settle_status(
     """
     done = sheet.closed or _at_cap(pulka, deals)
     if done and pulka.status == PulkaStatus.RUNNING:
-        return _set_status(pulka, PulkaStatus.FINISHED, user)
+        return _set_status(pulka, PulkaStatus.FINISHED, user, reason)
     if not done and was_done and pulka.status == PulkaStatus.FINISHED:
-        return _set_status(pulka, PulkaStatus.RUNNING, user)
+        return _set_status(pulka, PulkaStatus.RUNNING, user, reason)
     return []
 
 
@@ -338,6 +445,7 @@ def deal_record(
     entered_by: AbstractBaseUser | None,
     number: int | None = None,
     entry_key: uuid.UUID | None = None,
+    reason: str = "",
 ) -> tuple[Deal, engine.Sheet]:
     """Add the next deal (a pulka/1 deal object, players by name) and return the new sheet.
 
@@ -350,12 +458,18 @@ def deal_record(
       secretary at the same table), and saves nothing;
     - the unique key per pulka in the database is the last line of defence.
 
-    Scripts that add deals one after another (the demo, tests) may leave both out.
+    Scripts that add deals one after another (the demo, tests) may leave both out. The deal
+    is stored with its dealer: the one in `data`, else the rotation's. On a locked pulka
+    only the club's owner records, giving a `reason` (a judge's correction).
     """
-    # One statement locks the row, bumps the version and checks the pulka is running; if
-    # the deal is refused below, the transaction rolls the bump back.
+    # One statement locks the row, bumps the version and checks the pulka is running (and
+    # not locked: the usual case costs no more); if the deal is refused below, the
+    # transaction rolls the bump back.
     running = Pulka.objects.filter(pk=pulka.pk, status=PulkaStatus.RUNNING)
-    locked = running.update(version=F("version") + 1)
+    locked = running.filter(locked_at__isnull=True).update(version=F("version") + 1)
+    judged = False
+    if not locked:
+        locked = judged = bool(running.update(version=F("version") + 1))
     if entry_key is not None:
         # Before the "is it running" answer: the repeat of the deal that closed the last
         # pool finds the pulka finished, and is told its deal is recorded.
@@ -368,6 +482,9 @@ def deal_record(
         raise ScoringError(_("This pulka is over: no deal can be added to it."))
     # As the UPDATE found it: the caller's copy may be older (ended, and resumed since).
     pulka.status = PulkaStatus.RUNNING
+    if judged:
+        pulka.locked_at = Pulka.objects.values_list("locked_at", flat=True).get(pk=pulka.pk)
+    reason = _judge_reason(pulka, entered_by, reason) if judged else ""
     names = pulka.names
     deals = selectors.engine_deals(pulka, names)
     next_number = len(deals) + 1
@@ -397,6 +514,7 @@ def deal_record(
         entry_key=entry_key,
     )
     deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
+    deal.dealer = names.index(sheet.snapshots[-1].dealer)
     try:
         deal.save()
     except IntegrityError as exc:
@@ -412,9 +530,12 @@ def deal_record(
         after=deal.to_pulka_dict(names),
         user=user,
         at=now,
+        reason=reason,
     )
     pulka.version += 1
-    changed = _settle_status(pulka, sheet, deals=next_number, was_done=False, user=user)
+    changed = _settle_status(
+        pulka, sheet, deals=next_number, was_done=False, user=user, reason=reason
+    )
     if changed:
         pulka.save(update_fields=["status", "finished_at"])
         result_cache_rebuild(pulka, names, sheet)
@@ -476,18 +597,24 @@ def _was_done(locked: Pulka, names: list[str], deals: list[Deal]) -> bool:
 
 
 def _locked_deal(
-    pulka: Pulka, number: int, expected_version: int
-) -> tuple[Pulka, list[str], list[Deal], Deal]:
-    """Lock the pulka and find deal `number` as the secretary saw it (else refuse)."""
+    pulka: Pulka,
+    number: int,
+    expected_version: int,
+    user: AbstractBaseUser | None = None,
+    reason: str = "",
+) -> tuple[Pulka, list[str], list[Deal], Deal, str]:
+    """Lock the pulka and find deal `number` as the secretary saw it (else refuse); with the
+    reason of a judge's correction if the pulka is locked."""
     locked, names, deals = _locked(pulka)
     if locked.status == PulkaStatus.ABANDONED:
         raise ScoringError(_("This pulka was abandoned: its deals can no longer be changed."))
+    reason = _judge_reason(locked, user, reason)
     deal = next((d for d in deals if d.number == number), None)
     if deal is None:
         raise ScoringError(_("Deal %(number)s no longer exists.") % {"number": number})
     if deal.version != expected_version:
         raise _stale(pulka, deal)
-    return locked, names, deals, deal
+    return locked, names, deals, deal, reason
 
 
 @transaction.atomic
@@ -498,13 +625,24 @@ def deal_update(
     data: dict,
     expected_version: int,
     changed_by: AbstractBaseUser | None,
+    reason: str = "",
 ) -> tuple[Deal, engine.Sheet]:
-    """Correct deal `number`; refused if someone changed it since `expected_version`."""
-    locked, names, deals, deal = _locked_deal(pulka, number, expected_version)
+    """Correct deal `number`; refused if someone changed it since `expected_version`.
+
+    Data without a dealer keeps the deal's; the later deals keep theirs whatever it is.
+    """
+    locked, names, deals, deal, reason = _locked_deal(
+        pulka, number, expected_version, changed_by, reason
+    )
+    if not data.get("dealer"):
+        data = {**data, "dealer": names[deal.dealer]}
     new = _parse_deal(data, number)
     was_done = _was_done(locked, names, deals)
     sheet = _replay(
-        locked, names, [new if d.number == number else d.to_engine(names) for d in deals]
+        locked,
+        names,
+        [new if d.number == number else d.to_engine(names) for d in deals],
+        _after_correction(number),
     )
     before = deal.to_pulka_dict(names)
     deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
@@ -524,8 +662,11 @@ def deal_update(
         after=after,
         user=user,
         at=now,
+        reason=reason,
     )
-    changed = _settle_status(locked, sheet, deals=len(deals), was_done=was_done, user=user)
+    changed = _settle_status(
+        locked, sheet, deals=len(deals), was_done=was_done, user=user, reason=reason
+    )
     _bump(locked, *changed)
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
@@ -535,12 +676,25 @@ def deal_update(
 
 @transaction.atomic
 def deal_delete(
-    *, pulka: Pulka, number: int, expected_version: int, deleted_by: AbstractBaseUser | None
+    *,
+    pulka: Pulka,
+    number: int,
+    expected_version: int,
+    deleted_by: AbstractBaseUser | None,
+    reason: str = "",
 ) -> engine.Sheet:
-    """Delete deal `number`; the later deals move up one number, and the sheet is replayed."""
-    locked, names, deals, deal = _locked_deal(pulka, number, expected_version)
+    """Delete deal `number`, crossed out as on paper: the later deals move up one number and
+    keep everything as it was played, their dealers too; the sheet is replayed."""
+    locked, names, deals, deal, reason = _locked_deal(
+        pulka, number, expected_version, deleted_by, reason
+    )
     was_done = _was_done(locked, names, deals)
-    sheet = _replay(locked, names, [d.to_engine(names) for d in deals if d.number != number])
+    sheet = _replay(
+        locked,
+        names,
+        [d.to_engine(names) for d in deals if d.number != number],
+        _after_deletion(number),
+    )
     user = _user(deleted_by)
     DealRevision.objects.create(
         pulka=locked,
@@ -549,6 +703,7 @@ def deal_delete(
         action=RevisionAction.DELETED,
         before=deal.to_pulka_dict(names),
         user=user,
+        reason=reason,
     )
     deal.delete()
     # Two steps keep deal numbers unique at every row: shift out of range, then back down.
@@ -558,12 +713,84 @@ def deal_delete(
     Deal.objects.filter(pulka=locked, number__gt=shift).update(number=F("number") - shift - 1)
     # A pulka the cap ended runs again once a deletion takes it below the cap (as one whose
     # pool a correction opens again): the deal was not played, so the table plays on.
-    changed = _settle_status(locked, sheet, deals=len(deals) - 1, was_done=was_done, user=user)
+    changed = _settle_status(
+        locked, sheet, deals=len(deals) - 1, was_done=was_done, user=user, reason=reason
+    )
     _bump(locked, *changed)
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
     _announce(pulka)
     return sheet
+
+
+@transaction.atomic
+def deal_insert(
+    *,
+    pulka: Pulka,
+    before: int,
+    data: dict,
+    expected_version: int,
+    inserted_by: AbstractBaseUser | None,
+    reason: str = "",
+) -> tuple[Deal, engine.Sheet]:
+    """Write in a forgotten deal before deal `before`, as on paper: it takes that number and
+    the later deals move down one, keeping everything as it was played (their dealers too).
+
+    `expected_version` is the version of deal `before` as the secretary saw it (a stale one
+    is refused, as for the other corrections). The new deal's dealer is the one in `data`,
+    else the rotation's after the deal before it. The engine replays the whole sheet.
+    """
+    locked, names, deals, target, reason = _locked_deal(
+        pulka, before, expected_version, inserted_by, reason
+    )
+    if _at_cap(locked, len(deals)):
+        raise _cap_reached(locked)
+    if len(deals) >= MAX_DEALS:
+        raise ScoringError(
+            _("A pulka holds at most %(max)s deals, and this one is full.") % {"max": MAX_DEALS}
+        )
+    earlier = [d.to_engine(names) for d in deals if d.number < before]
+    if not data.get("dealer"):
+        rotation = engine.dealer_for_next_deal(names, names[locked.first_dealer], earlier)
+        data = {**data, "dealer": rotation}
+    new = _parse_deal(data, before)
+    was_done = _was_done(locked, names, deals)
+    later = [d.to_engine(names) for d in deals if d.number >= before]
+    sheet = _replay(locked, names, [*earlier, new, *later], _after_insertion(before))
+    user = _user(inserted_by)
+    now = timezone.now()
+    # Two steps keep deal numbers unique at every row: shift out of range, then back, one on.
+    shift = 1_000_000
+    Deal.objects.filter(pulka=locked, number__gte=before).update(number=F("number") + shift)
+    Deal.objects.filter(pulka=locked, number__gt=shift).update(number=F("number") - shift + 1)
+    deal = Deal(
+        pulka=locked,
+        number=before,
+        entered_by=user,
+        entered_at=now,
+        changed_by=user,
+        changed_at=now,
+    )
+    deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
+    deal.save()
+    DealRevision.objects.create(
+        pulka=locked,
+        deal=deal,
+        number=before,
+        action=RevisionAction.INSERTED,
+        after=deal.to_pulka_dict(names),
+        user=user,
+        at=now,
+        reason=reason,
+    )
+    changed = _settle_status(
+        locked, sheet, deals=len(deals) + 1, was_done=was_done, user=user, reason=reason
+    )
+    _bump(locked, *changed)
+    result_cache_rebuild(locked, names, sheet)
+    pulka.status, pulka.version = locked.status, locked.version
+    _announce(pulka)
+    return deal, sheet
 
 
 def _change_status(
@@ -573,8 +800,9 @@ def _change_status(
     sheet: engine.Sheet,
     status: str,
     by: AbstractBaseUser | None,
+    reason: str = "",
 ) -> engine.Sheet:
-    _bump(locked, *_set_status(locked, status, _user(by)))
+    _bump(locked, *_set_status(locked, status, _user(by), reason))
     result_cache_rebuild(locked, names, sheet)
     pulka.status, pulka.version = locked.status, locked.version
     _announce(pulka)
@@ -582,13 +810,17 @@ def _change_status(
 
 
 @transaction.atomic
-def pulka_finish(*, pulka: Pulka, finished_by: AbstractBaseUser | None) -> engine.Sheet:
+def pulka_finish(
+    *, pulka: Pulka, finished_by: AbstractBaseUser | None, reason: str = ""
+) -> engine.Sheet:
     """End a running pulka early: it is settled as unfinished (missing pool → mountain).
 
     A pulka without deals has nothing to settle (everyone would share first place and
     gain rating for it): it is refused, and abandoning it is the way to set it aside.
+    A locked pulka is ended by the club's owner only, giving a `reason`.
     """
     locked, names, deals = _locked(pulka)
+    reason = _judge_reason(locked, finished_by, reason)
     if locked.status != PulkaStatus.RUNNING:
         raise ScoringError(_("Only a running pulka can be ended."))
     if not deals:
@@ -599,13 +831,17 @@ def pulka_finish(*, pulka: Pulka, finished_by: AbstractBaseUser | None) -> engin
             )
         )
     sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
-    return _change_status(pulka, locked, names, sheet, PulkaStatus.FINISHED, finished_by)
+    return _change_status(pulka, locked, names, sheet, PulkaStatus.FINISHED, finished_by, reason)
 
 
 @transaction.atomic
-def pulka_reopen(*, pulka: Pulka, reopened_by: AbstractBaseUser | None) -> engine.Sheet:
-    """Resume a pulka that was ended early or abandoned (a closed pulka has nothing to add)."""
+def pulka_reopen(
+    *, pulka: Pulka, reopened_by: AbstractBaseUser | None, reason: str = ""
+) -> engine.Sheet:
+    """Resume a pulka that was ended early or abandoned (a closed pulka has nothing to add);
+    a locked one by the club's owner only, giving a `reason`."""
     locked, names, deals = _locked(pulka)
+    reason = _judge_reason(locked, reopened_by, reason)
     sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
     if locked.status == PulkaStatus.RUNNING:
         raise ScoringError(_("This pulka is already running."))
@@ -616,17 +852,48 @@ def pulka_reopen(*, pulka: Pulka, reopened_by: AbstractBaseUser | None) -> engin
             _("This table has played all its %(cap)s deals: it cannot go on.")
             % {"cap": locked.deal_cap}
         )
-    return _change_status(pulka, locked, names, sheet, PulkaStatus.RUNNING, reopened_by)
+    return _change_status(pulka, locked, names, sheet, PulkaStatus.RUNNING, reopened_by, reason)
 
 
 @transaction.atomic
-def pulka_abandon(*, pulka: Pulka, abandoned_by: AbstractBaseUser | None) -> engine.Sheet:
-    """Set a pulka aside: it keeps its deals but counts for nobody."""
+def pulka_abandon(
+    *, pulka: Pulka, abandoned_by: AbstractBaseUser | None, reason: str = ""
+) -> engine.Sheet:
+    """Set a pulka aside: it keeps its deals but counts for nobody (a locked one by the
+    club's owner only, giving a `reason`)."""
     locked, names, deals = _locked(pulka)
+    reason = _judge_reason(locked, abandoned_by, reason)
     if locked.status == PulkaStatus.ABANDONED:
         raise ScoringError(_("This pulka is already abandoned."))
     sheet = _replay(locked, names, [d.to_engine(names) for d in deals])
-    return _change_status(pulka, locked, names, sheet, PulkaStatus.ABANDONED, abandoned_by)
+    return _change_status(pulka, locked, names, sheet, PulkaStatus.ABANDONED, abandoned_by, reason)
+
+
+@transaction.atomic
+def pulka_lock(*, pulka: Pulka) -> Pulka:
+    """Lock a pulka whose results are settled for good (a confirmed tournament round): from
+    now on only the club's owner changes it, as a judge, giving a reason."""
+    locked, _names, _deals = _locked(pulka)
+    if locked.locked_at is not None:
+        return locked
+    locked.locked_at = timezone.now()
+    _bump(locked, "locked_at")
+    pulka.locked_at, pulka.version = locked.locked_at, locked.version
+    _announce(pulka)
+    return locked
+
+
+@transaction.atomic
+def pulka_unlock(*, pulka: Pulka) -> Pulka:
+    """Open a locked pulka to the secretaries again."""
+    locked, _names, _deals = _locked(pulka)
+    if locked.locked_at is None:
+        return locked
+    locked.locked_at = None
+    _bump(locked, "locked_at")
+    pulka.locked_at, pulka.version = locked.locked_at, locked.version
+    _announce(pulka)
+    return locked
 
 
 # The club's conventions and its evenings
@@ -783,6 +1050,8 @@ def pulka_import(
         )
         deal.set_from_pulka_dict(engine.deal_to_dict(parsed_deal), seats)
         deals.append(deal)
+    # A file may leave the dealers to the rotation: each deal is stored with its own.
+    _with_dealers(deals, sheet, names)
     Deal.objects.bulk_create(deals)
     # Read the rows back: not every database returns the new primary keys from a bulk insert.
     stored = Deal.objects.filter(pulka=pulka).order_by("number")
@@ -831,6 +1100,7 @@ class RestoredRevision:
     after: dict | None
     user: AbstractBaseUser | None
     at: datetime.datetime
+    reason: str = ""  # a judge's correction of a locked pulka says why
 
 
 @dataclass(frozen=True)
@@ -838,6 +1108,7 @@ class RestoredStatus:
     status: str
     user: AbstractBaseUser | None
     at: datetime.datetime
+    reason: str = ""
 
 
 @transaction.atomic
@@ -854,9 +1125,10 @@ def pulka_restore(
     revisions: Sequence[RestoredRevision],
     status_changes: Sequence[RestoredStatus],
     deal_cap: int | None = None,
+    locked_at: datetime.datetime | None = None,
 ) -> Pulka:
     """Store a pulka/1 document as table `table` of the evening, as it stood in a backup:
-    its status, who entered and changed each deal, its history. The engine checks every
+    its status, who entered and changed each deal, its history, its lock. The engine checks every
     deal first; the result caches are rebuilt here (the ratings are the caller's: it re-rates
     the club once, after its last pulka). All or nothing.
     """
@@ -901,6 +1173,7 @@ def pulka_restore(
         rules=engine.rules_to_dict(parsed.rules),
         first_dealer=names.index(parsed.first_dealer),
         deal_cap=deal_cap,
+        locked_at=locked_at,
         status=status,
         created_by=_user(created_by),
         created_at=created_at,
@@ -923,6 +1196,7 @@ def pulka_restore(
         )
         deal.set_from_pulka_dict(engine.deal_to_dict(parsed_deal), seats)
         rows.append(deal)
+    _with_dealers(rows, sheet, names)
     Deal.objects.bulk_create(rows)
     # Read the rows back: not every database returns the new primary keys from a bulk insert.
     stored = {deal.number: deal for deal in Deal.objects.filter(pulka=pulka)}
@@ -936,11 +1210,18 @@ def pulka_restore(
             after=line.after,
             user=_user(line.user),
             at=line.at,
+            reason=line.reason[:REASON_MAX],
         )
         for line in revisions
     )
     StatusChange.objects.bulk_create(
-        StatusChange(pulka=pulka, status=line.status, user=_user(line.user), at=line.at)
+        StatusChange(
+            pulka=pulka,
+            status=line.status,
+            user=_user(line.user),
+            at=line.at,
+            reason=line.reason[:REASON_MAX],
+        )
         for line in status_changes
     )
     result_cache_rebuild(pulka, names, sheet, announce=False)

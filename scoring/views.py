@@ -50,6 +50,17 @@ PAGE = "scoring/pulka_detail.html"
 DEAL_NUMBER_MAX = 2_147_483_647
 
 
+def _can_change(access: ClubAccess, pulka: Pulka) -> bool:
+    """Whether the visitor may change the pulka: a secretary, or only the owner (as a judge,
+    giving a reason) once the pulka is locked."""
+    return access.can_record and (not pulka.is_locked or access.can_manage)
+
+
+def _controls(access: ClubAccess, pulka: Pulka) -> dict:
+    """What decides the pulka's controls: every fragment that swaps them gets these."""
+    return {"can_change": _can_change(access, pulka), "judge": pulka.is_locked}
+
+
 def _urls(pulka: Pulka) -> dict[str, str]:
     args = [pulka.evening.club.slug, pulka.pk]
     return {
@@ -70,6 +81,26 @@ def _new_deal_form(pulka: Pulka, names: list[str], sheet: engine.Sheet, data=Non
         refresh_url=_urls(pulka)["form"],
         initial={"number": len(sheet.snapshots) + 1, "entry_key": uuid.uuid4()},
         entry=True,
+    )
+
+
+def _insert_deal_form(
+    pulka: Pulka, names: list[str], deals: list[Deal], deal: Deal, sheet: engine.Sheet, data=None
+) -> DealForm:
+    """The entry form of a forgotten deal, to go before `deal`: its dealer is the one the
+    rotation gives after the deal before it; it carries `deal`'s version (a stale one is
+    refused)."""
+    earlier = [d.to_engine(names) for d in deals if d.number < deal.number]
+    rotation = names.index(engine.dealer_for_next_deal(names, names[pulka.first_dealer], earlier))
+    return DealForm(
+        data,
+        names=names,
+        rules=sheet.rules,
+        rotation_dealer=rotation,
+        refresh_url=reverse(
+            "scoring:deal-insert", args=[pulka.evening.club.slug, pulka.pk, deal.number]
+        ),
+        initial={"version": deal.version},
     )
 
 
@@ -142,10 +173,11 @@ def _context(
         deals = selectors.pulka_deals(pulka)
     if sheet is None:
         sheet = selectors.pulka_sheet(pulka, deals)
-    if form is None and access.can_record and pulka.is_running and mode == "new":
+    if form is None and _can_change(access, pulka) and pulka.is_running and mode == "new":
         form = _new_deal_form(pulka, names, sheet)
     return club_context(
         access,
+        **_controls(access, pulka),
         pulka=pulka,
         evening=pulka.evening,
         names=names,
@@ -219,6 +251,7 @@ def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRespon
     form = _new_deal_form(pulka, names, sheet, data=request.GET)
     context = club_context(
         access,
+        **_controls(access, pulka),
         pulka=pulka,
         form=form,
         urls=_urls(pulka),
@@ -251,6 +284,7 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
                 entered_by=request.user,
                 number=form.cleaned_data["number"],
                 entry_key=form.cleaned_data["entry_key"],
+                reason=form.cleaned_data.get("reason") or "",
             )
         except services.DealAlreadyRecorded as exc:
             return _entry_answer(request, access, pulka, notice=exc.message)
@@ -272,6 +306,7 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
         return render(request, PAGE, _context(request, access, pulka, form=form))
     context = club_context(
         access,
+        **_controls(access, pulka),
         pulka=pulka,
         form=form,
         urls=_urls(pulka),
@@ -290,6 +325,7 @@ def _deal_created(request, access, pulka, names, deal, sheet) -> HttpResponse:
         return _whole_pulka(request, _context(request, access, pulka))
     context = club_context(
         access,
+        **_controls(access, pulka),
         pulka=pulka,
         names=names,
         sheet=sheet,
@@ -361,14 +397,23 @@ def _after_change(
     *,
     level: int = messages.SUCCESS,
 ) -> HttpResponse:
-    """After a change to the whole pulka: for htmx the pulka as it now is, which shows it."""
-    return after_action(
-        request,
-        outcome,
-        level=level,
-        url=pulka.get_absolute_url(),
-        fragment=lambda _: _whole_pulka(request, _context(request, access, pulka)),
-    )
+    """After a change to the whole pulka: for htmx the pulka as it now is, saying the
+    outcome at once (a message flashed would wait for the next page)."""
+
+    def whole(outcome: str) -> HttpResponse:
+        context = _context(request, access, pulka)
+        context["notice" if level < messages.WARNING else "entry_error"] = outcome
+        return _whole_pulka(request, context)
+
+    return after_action(request, outcome, level=level, url=pulka.get_absolute_url(), fragment=whole)
+
+
+def _refused(request: HttpRequest, context: dict, fragment: str) -> HttpResponse:
+    """A correction refused or mistyped: for htmx the whole pulka, its sheet as it still
+    stands with the form and its message; else the page."""
+    if wants_fragment(request):
+        return _whole_pulka(request, context)
+    return render_page(request, PAGE, context, fragment=fragment)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -390,7 +435,14 @@ def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) 
         # A choice changed while editing: re-render the edit form, do not validate.
         form = _edit_deal_form(pulka, names, deals, deal, sheet, data=request.GET)
         context = club_context(
-            access, pulka=pulka, form=form, urls=_urls(pulka), mode="edit", target=deal, draft=True
+            access,
+            **_controls(access, pulka),
+            pulka=pulka,
+            form=form,
+            urls=_urls(pulka),
+            mode="edit",
+            target=deal,
+            draft=True,
         )
         return _fragment(request, context, "deal-form")
     data = request.POST if request.method == "POST" else None
@@ -403,6 +455,7 @@ def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) 
                 data=form.deal_data,
                 expected_version=form.cleaned_data.get("version") or 0,
                 changed_by=request.user,
+                reason=form.cleaned_data.get("reason") or "",
             )
         except services.ScoringError as exc:
             form.add_error(None, exc.message)
@@ -412,6 +465,67 @@ def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) 
             )
     context = _context(request, access, pulka, deals=deals, sheet=sheet, form=form)
     context.update(mode="edit", target=deal)
+    if request.method == "POST":
+        return _refused(request, context, "entry")
+    return render_page(request, PAGE, context, fragment="entry")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def deal_insert(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
+    """Write in a forgotten deal before deal `number` (the later deals move down one)."""
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
+    names = pulka.names
+    deals = selectors.pulka_deals(pulka)
+    deal = _deal_for(pulka, deals, number)
+    sheet = selectors.pulka_sheet(pulka, deals)
+    if pulka.status == PulkaStatus.ABANDONED:
+        return _after_change(
+            request,
+            access,
+            pulka,
+            _("This pulka was abandoned: its deals can no longer be changed."),
+            level=messages.ERROR,
+        )
+    if request.method != "POST" and wants_fragment(request) and "kind" in request.GET:
+        # A choice changed while entering it: re-render the form, do not validate.
+        form = _insert_deal_form(pulka, names, deals, deal, sheet, data=request.GET)
+        context = club_context(
+            access,
+            **_controls(access, pulka),
+            pulka=pulka,
+            form=form,
+            urls=_urls(pulka),
+            mode="insert",
+            target=deal,
+            draft=True,
+        )
+        return _fragment(request, context, "deal-form")
+    data = request.POST if request.method == "POST" else None
+    form = _insert_deal_form(pulka, names, deals, deal, sheet, data=data)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.deal_insert(
+                pulka=pulka,
+                before=number,
+                data=form.deal_data,
+                expected_version=form.cleaned_data.get("version") or 0,
+                inserted_by=request.user,
+                reason=form.cleaned_data.get("reason") or "",
+            )
+        except services.ScoringError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return _after_change(
+                request,
+                access,
+                pulka,
+                _("A deal was inserted as deal %(number)s; the later deals moved down one.")
+                % {"number": number},
+            )
+    context = _context(request, access, pulka, deals=deals, sheet=sheet, form=form)
+    context.update(mode="insert", target=deal)
+    if request.method == "POST":
+        return _refused(request, context, "entry")
     return render_page(request, PAGE, context, fragment="entry")
 
 
@@ -428,7 +542,11 @@ def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int
             version = -1
         try:
             services.deal_delete(
-                pulka=pulka, number=number, expected_version=version, deleted_by=request.user
+                pulka=pulka,
+                number=number,
+                expected_version=version,
+                deleted_by=request.user,
+                reason=request.POST.get("reason", ""),
             )
         except services.ScoringError as exc:
             error = exc.message
@@ -438,6 +556,9 @@ def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int
             )
     context = _context(request, access, pulka, deals=deals, mode="delete", target=deal)
     context["error"] = error
+    if request.method == "POST":
+        # The confirmation posts into the whole pulka: it keeps the sheet on screen.
+        return _refused(request, context, "pulka")
     return render_page(request, PAGE, context, fragment="entry")
 
 
@@ -506,13 +627,14 @@ def _status_change(
     request: HttpRequest,
     club_slug: str,
     pulka_id: int,
-    change: Callable[[Pulka, AbstractBaseUser], object],
+    change: Callable[[Pulka, AbstractBaseUser, str], object],
     done: str,
 ) -> HttpResponse:
-    """`change(pulka, by)` calls the service; `done` is what the page says after it."""
+    """`change(pulka, by, reason)` calls the service; `done` is what the page says after it
+    (`reason`: a judge's, for a locked pulka)."""
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     try:
-        change(pulka, request.user)
+        change(pulka, request.user, request.POST.get("reason", ""))
     except services.ScoringError as exc:
         return _after_change(request, access, pulka, exc.message, level=messages.ERROR)
     return _after_change(request, access, pulka, done)
@@ -524,7 +646,7 @@ def pulka_finish(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRes
         request,
         club_slug,
         pulka_id,
-        lambda pulka, by: services.pulka_finish(pulka=pulka, finished_by=by),
+        lambda pulka, by, reason: services.pulka_finish(pulka=pulka, finished_by=by, reason=reason),
         _("The pulka is over: settled as it stands."),
     )
 
@@ -535,7 +657,7 @@ def pulka_reopen(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRes
         request,
         club_slug,
         pulka_id,
-        lambda pulka, by: services.pulka_reopen(pulka=pulka, reopened_by=by),
+        lambda pulka, by, reason: services.pulka_reopen(pulka=pulka, reopened_by=by, reason=reason),
         _("The pulka is running again."),
     )
 
@@ -546,7 +668,9 @@ def pulka_abandon(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRe
         request,
         club_slug,
         pulka_id,
-        lambda pulka, by: services.pulka_abandon(pulka=pulka, abandoned_by=by),
+        lambda pulka, by, reason: services.pulka_abandon(
+            pulka=pulka, abandoned_by=by, reason=reason
+        ),
         _("The pulka was abandoned: it counts for nobody."),
     )
 

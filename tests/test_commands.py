@@ -10,7 +10,7 @@ from scoring.exchange import pulka_document, sheet_document
 from scoring.models import Pulka
 from tests.conftest import make_evening, make_pulka
 from tests.engine.factories import BAD, GOOD, error_of, expected_of, load
-from tests.scoring.factories import stored_rows
+from tests.scoring.factories import dealt, stored_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def test_an_imported_file_exports_as_the_same_pulka_and_sheet(evening):
     assert printed == f"{pulka.pk} /c/sochi/p/{pulka.pk}/\n"
     exported = json.loads(run("export_pulka", str(pulka.pk)))
     assert exported == pulka_document(pulka)
-    assert exported["deals"] == load(path)["deals"]
+    assert exported["deals"] == dealt(load(path))
     sheet = json.loads(run("export_pulka", str(pulka.pk), "--sheet"))
     assert sheet == sheet_document(pulka)
     assert sheet["result"] == expected_of(path)["result"]
@@ -48,7 +48,7 @@ def test_a_pulka_is_imported_from_standard_input(evening, monkeypatch):
 
     pulka = Pulka.objects.get()
     assert printed.split()[0] == str(pulka.pk)
-    assert pulka_document(pulka)["deals"] == load(GOOD[0])["deals"]
+    assert pulka_document(pulka)["deals"] == dealt(load(GOOD[0]))
 
 
 def test_the_export_is_written_to_a_file_on_request(evening, tmp_path):

@@ -34,6 +34,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -49,7 +50,7 @@ from django.utils.translation import gettext_lazy
 from club import invitations
 from club import services as club_services
 from club.errors import ServiceError
-from club.models import Club, Membership, Player, Role
+from club.models import Club, Currency, Membership, Player, Role
 from club.names import InvalidName, name_key, normalise_text
 from club.params import MAX_DIGITS
 from competition.files import services as files
@@ -279,6 +280,9 @@ def club_document(club: Club) -> dict[str, Any]:
             # Every convention, resolved by the engine: the file means the same on a site
             # whose defaults have changed since.
             "conventions": engine.rules_to_dict(engine.rules_from_dict(club.default_rules())),
+            # What a whist is worth (a decimal string; None: the club plays for whists only).
+            "whist_price": None if club.whist_price is None else str(club.whist_price),
+            "currency": club.currency,
         },
         "members": [
             {"user": who(m.user), "role": m.role, "created_at": _when(m.created_at)}
@@ -343,6 +347,7 @@ def _pulka_entry(pulka: Pulka, who) -> dict[str, Any]:
         "id": pulka.pk,
         "table": pulka.table,
         "deal_cap": pulka.deal_cap,
+        "locked_at": _when(pulka.locked_at),
         "status": pulka.status,
         "created_by": who(pulka.created_by),
         "created_at": _when(pulka.created_at),
@@ -368,11 +373,17 @@ def _pulka_entry(pulka: Pulka, who) -> dict[str, Any]:
                 "after": line.after,
                 "user": who(line.user),
                 "at": _when(line.at),
+                "reason": line.reason,
             }
             for line in revisions
         ],
         "status_changes": [
-            {"status": line.status, "user": who(line.user), "at": _when(line.at)}
+            {
+                "status": line.status,
+                "user": who(line.user),
+                "at": _when(line.at),
+                "reason": line.reason,
+            }
             for line in changes
         ],
     }
@@ -808,6 +819,9 @@ def club_restore(
         club = scoring_services.club_rules_update(
             club=club, rules=reader.get(data, "conventions", dict, "club")
         )
+        club = club_services.club_stake_update(
+            club=club, whist_price=_whist_price(reader, data), currency=_currency(reader, data)
+        )
         report.club = club
         for i, row in enumerate(members):
             user = account(row, "user", f"members[{i}]")
@@ -890,12 +904,33 @@ def club_restore(
     return report
 
 
-def _optional_text(reader: _Reader, data: dict, key: str) -> str:
+def _optional_text(reader: _Reader, data: dict, key: str, where: str = "club") -> str:
     value = data.get(key)
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise reader.bad(f"club.{key}")
+        raise reader.bad(f"{where}.{key}")
+    return value
+
+
+def _whist_price(reader: _Reader, data: dict) -> Decimal | None:
+    """The club's price of a whist (a backup from before stakes has none)."""
+    value = data.get("whist_price")
+    if value is None:
+        return None
+    try:
+        price = Decimal(value) if isinstance(value, str) and len(value) <= 20 else None
+    except ArithmeticError:
+        price = None
+    if price is None or not price.is_finite():
+        raise reader.bad("club.whist_price")
+    return price  # its bounds are the service's
+
+
+def _currency(reader: _Reader, data: dict) -> str:
+    value = data.get("currency", Currency.UAH)
+    if value not in Currency.values:
+        raise reader.bad("club.currency")
     return value
 
 
@@ -960,6 +995,8 @@ def _restore_evenings(
                 after=r.get("after"),
                 user=account(r, "user", f"{where}.revisions[{k}]"),
                 at=reader.moment(r, "at", f"{where}.revisions[{k}]"),
+                # A backup from before locked pulkas has no reasons.
+                reason=_optional_text(reader, r, "reason", f"{where}.revisions[{k}]"),
             )
             for k, r in enumerate(reader.items(entry, "revisions", where))
         ]
@@ -968,6 +1005,7 @@ def _restore_evenings(
                 status=reader.text(s, "status", f"{where}.status_changes[{k}]"),
                 user=account(s, "user", f"{where}.status_changes[{k}]"),
                 at=reader.moment(s, "at", f"{where}.status_changes[{k}]"),
+                reason=_optional_text(reader, s, "reason", f"{where}.status_changes[{k}]"),
             )
             for k, s in enumerate(reader.items(entry, "status_changes", where))
         ]
@@ -984,6 +1022,7 @@ def _restore_evenings(
                 revisions=revisions,
                 status_changes=changes,
                 deal_cap=entry.get("deal_cap"),
+                locked_at=reader.maybe_moment(entry, "locked_at", where),
             )
         except scoring_services.ScoringError as exc:
             raise BackupError(

@@ -9,8 +9,9 @@ A round goes draft -> published -> playing -> confirmed:
   same entry page with the same engine; a table with no deal yet can still be re-seated;
 - **playing**: the organiser started the clock; tables end at the pool target, at the deal
   cap, or when the judge ends them on time (settled as unfinished, as any pulka);
-- **confirmed**: no table is running; the round counts in the standings. A correction of one
-  of its deals later re-computes the standings, which say so.
+- **confirmed**: no table is running; the round counts in the standings. Its pulkas are
+  locked: only the organiser corrects one of its deals later, as a judge giving a reason,
+  and the standings are re-computed and say so.
 
 Every function takes the row it changes, locks the tournament row, checks what the rules
 refuse (a TournamentError in the user's words) and changes nothing when it refuses.
@@ -61,6 +62,7 @@ from scoring.services import (
     pulka_abandon,
     pulka_create,
     pulka_finish,
+    pulka_lock,
     pulka_seat,
 )
 
@@ -427,14 +429,25 @@ def _players_for_names(club: Club, names: Sequence[str], field: str) -> list[Pla
 
 
 @transaction.atomic
-def entries_add(*, tournament: Tournament, names: Sequence[str], team: str = "") -> list[Entry]:
-    """Enter players by name (the club's roster players, new names added to the roster).
-    After round 1 is out, they are late entries: they play from the next round (a draft
-    drawn before they came must be drawn again: its check says who has no seat)."""
+def entries_add(
+    *,
+    tournament: Tournament,
+    names: Sequence[str],
+    team: str = "",
+    teams: Sequence[str] | None = None,
+) -> list[Entry]:
+    """Enter players by name (the club's roster players, new names added to the roster),
+    all in `team`, or each in his own of `teams` (one a name, "" for none). After round 1
+    is out, they are late entries: they play from the next round (a draft drawn before
+    they came must be drawn again: its check says who has no seat)."""
     locked = _lock(tournament)
     _not_over(locked)
+    if teams is not None and len(teams) != len(names):
+        raise TournamentServiceError(_("Give each player one team, or none."), field="names")
+    given = [_team_name(one) for one in teams] if teams is not None else None
     team = _team_name(team)
-    names = [name for name in names if name.strip()]
+    kept = [(name, given[n] if given else team) for n, name in enumerate(names) if name.strip()]
+    names = [name for name, _team in kept]
     if not names:
         raise TournamentServiceError(_("Name at least one player."), field="names")
     if len(names) > 400:
@@ -452,7 +465,8 @@ def entries_add(*, tournament: Tournament, names: Sequence[str], team: str = "")
         )
     first = next_round(locked)
     return Entry.objects.bulk_create(
-        Entry(tournament=locked, player=player, team=team, first_round=first) for player in players
+        Entry(tournament=locked, player=player, team=team, first_round=first)
+        for player, (_name, team) in zip(players, kept, strict=True)
     )
 
 
@@ -914,11 +928,13 @@ def table_end(*, round: Round, number: int, by: AbstractBaseUser | None) -> None
     pulka = table.pulka
     if pulka.status != PulkaStatus.RUNNING:
         raise TournamentServiceError(_("Table %(table)s has ended.") % {"table": number})
+    # A confirmed round's table is locked: ending it again is the organiser's, as a judge.
+    reason = _("The judge ended the table again after a correction.") if pulka.is_locked else ""
     try:
         if pulka.deals.exists():
-            pulka_finish(pulka=pulka, finished_by=by)
+            pulka_finish(pulka=pulka, finished_by=by, reason=reason)
         else:
-            pulka_abandon(pulka=pulka, abandoned_by=by)
+            pulka_abandon(pulka=pulka, abandoned_by=by, reason=reason)
     except ScoringError as exc:
         raise TournamentServiceError(exc.message) from exc
 
@@ -947,6 +963,9 @@ def round_confirm(*, round: Round, by: AbstractBaseUser | None) -> Round:
     locked.confirmed_at = now
     locked.confirmed_by = _user(by)
     locked.save(update_fields=["state", "confirmed_at", "confirmed_by"])
+    # Its tables are settled for good: only the organiser corrects them now, as a judge.
+    for table in RoundTable.objects.filter(round=locked).select_related("pulka__evening__club"):
+        pulka_lock(pulka=table.pulka)
     if locked.number >= tournament.round_count:
         Tournament.objects.filter(pk=tournament.pk).update(finished_at=now)
         round.tournament.finished_at = now

@@ -27,7 +27,8 @@ from scoring.models import (
     StatusChange,
 )
 from tests.competition.factories import RULES, make_tournament, names_for, play_round
-from tests.conftest import make_club, make_evening, make_member, make_pulka, make_user
+from tests.conftest import make_club, make_evening, make_member, make_pulka, make_user, record
+from tests.scoring.factories import SIX_BY_BORIS, no_play
 
 pytestmark = pytest.mark.django_db
 
@@ -42,11 +43,17 @@ def _sheet(sheet: engine.Sheet) -> dict:
     return engine.sheet_to_dict(sheet)
 
 
+def in_order(pulkas):
+    """Pulkas in an order a backup keeps: two evenings of one date (a tournament's rounds)
+    have tables of the same numbers, told apart by when they were created."""
+    return pulkas.order_by("evening__date", "table", "created_at")
+
+
 def figures(club: Club) -> dict:
     """What the club's pages show, computed (not rendered), with players by name."""
     names = dict(Player.objects.filter(club=club).values_list("pk", "name"))
     evenings = list(selectors.evenings_for_club(club))
-    pulkas = Pulka.objects.filter(evening__club=club).order_by("evening__date", "table")
+    pulkas = in_order(Pulka.objects.filter(evening__club=club))
     current = ratings.current_ratings(club)
     return {
         "club page": {
@@ -95,7 +102,7 @@ def history(club: Club) -> list:
         return user.username if user else None
 
     lines = []
-    for pulka in Pulka.objects.filter(evening__club=club).order_by("evening__date", "table"):
+    for pulka in in_order(Pulka.objects.filter(evening__club=club)):
         lines.append((who(pulka.created_by), pulka.created_at, pulka.finished_at))
         lines += [
             (d.number, d.version, who(d.entered_by), d.entered_at, who(d.changed_by), d.changed_at)
@@ -547,3 +554,31 @@ def test_a_table_beyond_its_cap_in_a_backup_is_refused(cup_club):
 
     with pytest.raises(backup.BackupError, match="plays at most 1 deals"):
         backup.club_restore(document=document, slug="broken", name="Broken", owner=make_user())
+
+
+def test_the_stake_the_locks_and_the_judges_reasons_move_with_the_club():
+    owner = make_user(username="judge")
+    club = make_club(name="Stake club", slug="stake")
+    make_member(club, Role.OWNER, user=owner)
+    Club.objects.filter(pk=club.pk).update(whist_price="0.50", currency="EUR")
+    pulka = make_pulka(make_evening(club))
+    record(pulka, SIX_BY_BORIS, no_play("Vera", "Anna", "Boris"))
+    services.pulka_lock(pulka=pulka)
+    pulka = Pulka.objects.get(pk=pulka.pk)
+    services.deal_delete(
+        pulka=pulka, number=2, expected_version=1, deleted_by=owner, reason="Typed twice"
+    )
+    document = json.loads(json.dumps(backup.club_document(Club.objects.get(pk=club.pk))))
+
+    backup.club_restore(document=document, slug="moved", name="Moved", link_members=True)
+
+    moved = Club.objects.get(slug="moved")
+    assert (str(moved.whist_price), moved.currency) == ("0.50", "EUR")
+    restored = Pulka.objects.get(evening__club=moved)
+    assert restored.locked_at == Pulka.objects.get(pk=pulka.pk).locked_at
+    revisions = DealRevision.objects.filter(pulka=restored).order_by("at", "pk")
+    assert list(revisions.values_list("action", "reason")) == [
+        ("created", ""),
+        ("created", ""),
+        ("deleted", "Typed twice"),
+    ]

@@ -404,6 +404,28 @@ def test_publishing_seats_each_table_as_drawn(as_persona, club_a):
     assert 'id="round-tables"' in text
 
 
+def test_once_published_the_swapped_fragment_links_the_seating_not_the_draft(as_persona, club_a):
+    cup = make_tournament(club_a)
+    round = draft(cup)
+    client = as_persona("owner")
+    seating = reverse(
+        "competition:tournament-print-seating", args=[club_a.slug, cup.pk, round.number]
+    )
+    before = html(client.get(url(round), headers=HTMX))
+    assert "Draft seating (PDF)" in before
+
+    text = assert_fragment(client.post(url(round, "publish"), headers=HTMX), "round")
+
+    links = text.split('id="print-links"', 1)[1].split("</nav>", 1)[0]
+    assert f'href="{seating}"' in links
+    assert "Seating for the notice board (PDF)" in links
+    assert "Draft" not in links
+    assert "Table protocols (PDF)" in links
+    page = html(client.get(url(round)))
+    assert page.count('id="print-links"') == 1
+    assert "Draft seating (PDF)" not in page
+
+
 def test_a_withdrawn_player_in_the_draft_blocks_publishing(as_persona, cup):
     round = draft(cup)
     services.entry_withdraw(entry=Entry.objects.get(tournament=cup, player__name="Boris"))
@@ -697,7 +719,12 @@ def test_a_confirmed_round_corrected_later_says_the_standings_include_it(as_pers
             break
 
     deal_update(
-        pulka=pulka, number=last.number, data=data, expected_version=last.version, changed_by=None
+        pulka=pulka,
+        number=last.number,
+        data=data,
+        expected_version=last.version,
+        changed_by=None,
+        reason="The judge corrected a misread sheet.",
     )
 
     assert notice not in before

@@ -17,7 +17,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from club.models import Player
+from club.models import Player, Role
 from competition.demo import next_valid_deal
 from competition.lib import seating
 from competition.lib import tournament_scoring as ts
@@ -36,7 +36,7 @@ from competition.tournament import selectors as sel
 from competition.tournament import services as svc
 from scoring import engine
 from scoring import services as scoring
-from scoring.models import Deal, Evening, Pulka, PulkaStatus, Seat
+from scoring.models import Deal, DealRevision, Evening, Pulka, PulkaStatus, Seat
 from tests.competition.factories import (
     CAPS,
     RULES,
@@ -46,9 +46,10 @@ from tests.competition.factories import (
     play,
     play_round,
     play_table,
+    published,
     table_whists,
 )
-from tests.conftest import make_club
+from tests.conftest import make_club, make_member
 
 pytestmark = pytest.mark.django_db
 
@@ -939,8 +940,14 @@ def test_a_correction_of_a_confirmed_round_changes_the_standings_and_says_so():
         if sheet.result != old.result:
             break
 
+    owner = make_member(t.club, Role.OWNER).user
     scoring.deal_update(
-        pulka=pulka, number=last.number, data=data, expected_version=last.version, changed_by=None
+        pulka=pulka,
+        number=last.number,
+        data=data,
+        expected_version=last.version,
+        changed_by=owner,
+        reason="The score sheet of table 1 was misread.",
     )
 
     r.refresh_from_db()
@@ -948,6 +955,68 @@ def test_a_correction_of_a_confirmed_round_changes_the_standings_and_says_so():
     after = lines(sel.standings(t))
     assert after != before
     assert after == lines(expected(t, CAPS_RULE))
+    revision = DealRevision.objects.get(pulka=pulka, action="changed")
+    assert (revision.user, revision.reason) == (owner, "The score sheet of table 1 was misread.")
+
+
+def test_confirming_a_round_locks_its_tables_and_only_the_organiser_corrects_them():
+    t = tournament(players=9, round_count=2)
+    before_confirm = published(t)
+    assert (
+        not Pulka.objects.filter(tournament_table__round=before_confirm)
+        .exclude(locked_at=None)
+        .exists()
+    )
+    r = play_round(before_confirm)
+    pulkas = list(Pulka.objects.filter(tournament_table__round=r))
+    assert pulkas
+    assert all(p.locked_at is not None for p in pulkas)
+    secretary = make_member(t.club, Role.SECRETARY).user
+    pulka = pulkas[0]
+    last = Deal.objects.filter(pulka=pulka).order_by("number").last()
+    kept = (last.kind, last.tricks, last.version)
+    standings = lines(sel.standings(t))
+
+    with pytest.raises(scoring.ScoringError, match="This table is locked"):
+        scoring.deal_delete(
+            pulka=pulka, number=last.number, expected_version=last.version, deleted_by=secretary
+        )
+    with pytest.raises(scoring.ScoringError, match="This table is locked"):
+        scoring.pulka_reopen(pulka=pulka, reopened_by=secretary)
+
+    last.refresh_from_db()
+    assert (last.kind, last.tricks, last.version) == kept
+    assert lines(sel.standings(t)) == standings
+    assert svc.corrected_after_confirm(r) is False
+
+
+def test_the_organiser_ends_again_a_locked_table_that_a_correction_set_running():
+    t = tournament(players=9, round_count=2)
+    r = play_round(t)
+    owner = make_member(t.club, Role.OWNER).user
+    pulka = next(
+        p
+        for p in Pulka.objects.filter(tournament_table__round=r).select_related("evening__club")
+        if p.deals.count() == p.deal_cap  # ended by its cap: one deal fewer, and it runs again
+    )
+    last = Deal.objects.filter(pulka=pulka).order_by("number").last()
+    scoring.deal_delete(
+        pulka=pulka,
+        number=last.number,
+        expected_version=last.version,
+        deleted_by=owner,
+        reason="A deal was entered twice.",
+    )
+    pulka.refresh_from_db()
+    assert pulka.status == PulkaStatus.RUNNING  # below its deal cap again
+
+    svc.table_end(round=r, number=pulka.tournament_table.number, by=owner)
+
+    pulka.refresh_from_db()
+    assert pulka.status == PulkaStatus.FINISHED
+    assert pulka.status_changes.first().reason == (
+        "The judge ended the table again after a correction."
+    )
 
 
 def test_a_capped_table_opened_again_after_the_confirm_counts_nothing_until_the_judge_ends_it():
@@ -957,7 +1026,13 @@ def test_a_capped_table_opened_again_after_the_confirm_counts_nothing_until_the_
     last = Deal.objects.filter(pulka=pulka).order_by("number").last()
     assert last.number == 3
 
-    scoring.deal_delete(pulka=pulka, number=3, expected_version=last.version, deleted_by=None)
+    scoring.deal_delete(
+        pulka=pulka,
+        number=3,
+        expected_version=last.version,
+        deleted_by=None,
+        reason="Deal 3 was played after the time.",
+    )
 
     assert sel.reopened_tables(t) == [(1, 2)]
     line = next(x for x in sel.standings(t).lines if x.rounds[1].table == 2)

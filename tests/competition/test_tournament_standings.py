@@ -36,7 +36,7 @@ from competition.tournament.standings import StandingsPage
 from competition.tournament.tables import export_number
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
-from scoring.formatting import score
+from scoring.formatting import figure as score
 from scoring.models import Evening, Pulka, PulkaResultCache, PulkaStatus, Seat
 from scoring.services import ScoringError
 from tests.club.factories import READ, assert_fragment, assert_full_page, assert_not_found, html
@@ -387,13 +387,15 @@ def test_a_round_below_the_floor_is_flagged(as_persona, club_a):
 def test_caps_adjust_a_big_round_exactly(as_persona, club_a):
     tournament = bulk(club_a, 4, 1, results={1: [700, 252, -252, -700]})
 
-    rows = {row[1]: row for row in table_of(html(as_persona("player").get(url(tournament)))).rows}
+    text = html(as_persona("player").get(url(tournament)))
+    rows = {row[1]: row for row in table_of(text).rows}
 
     # full up to 200, a tenth from 200 to 650, nothing beyond: 200 + 45 = 245; 200 + 5.2
     assert rows["Player 000"][2:4] == ["700", "245"]
-    assert rows["Player 001"][2:4] == ["252", "1026/5"]
-    assert rows["Player 002"][2:4] == ["−252", "−1026/5"]
+    assert rows["Player 001"][2:4] == ["252", "205.20"]
+    assert rows["Player 002"][2:4] == ["−252", "−205.20"]
     assert rows["Player 000"][6] == "245"  # the total
+    assert '<span title="1026/5">205.20</span>' in text  # the exact value on hover
 
 
 def test_after_round_k_shows_the_standings_then(as_persona, cup):
@@ -627,7 +629,12 @@ def test_a_correction_of_a_confirmed_round_recomputes_and_says_so(as_persona, cu
         )
         try:
             scoring_services.deal_update(
-                pulka=pulka, number=1, data=data, expected_version=deal.version, changed_by=None
+                pulka=pulka,
+                number=1,
+                data=data,
+                expected_version=deal.version,
+                changed_by=None,
+                reason="The judge corrected a misread sheet.",
             )
         except ScoringError:
             continue
@@ -657,7 +664,7 @@ def test_a_new_confirmed_round_shows_at_once(as_persona, club_a):
 # --- exports ---------------------------------------------------------------------------------
 
 
-def test_the_csv_has_the_rows_of_the_page_with_exact_numbers(as_persona, cup):
+def test_the_csv_has_the_rows_of_the_page_with_numbers_to_two_decimals(as_persona, cup):
     client = as_persona("player")
     response = client.get(export_url(cup, "csv"))
     content = response.content.decode()

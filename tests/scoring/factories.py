@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 
 from club.models import Player
-from scoring import services
+from scoring import engine, services
 from scoring.models import Deal, DealRevision, Evening, Pulka, PulkaResultCache, Seat
 from tests.conftest import make_pulka, record
 
@@ -105,3 +105,16 @@ def assert_unchanged(response) -> None:
     """A poll that finds nothing new: 204 and no body, so htmx swaps nothing."""
     assert response.status_code == 204
     assert response.content == b""
+
+
+def dealt(document: dict) -> list[dict]:
+    """The deals of a pulka/1 document as an export writes them: each with its dealer (the
+    rotation's where the document leaves it out)."""
+    parsed = engine.parse_pulka(document)
+    sheet = engine.compute_sheet(
+        parsed.rules, parsed.players, parsed.deals, first_dealer=parsed.first_dealer
+    )
+    return [
+        {**deal, "dealer": snapshot.dealer}
+        for deal, snapshot in zip(document["deals"], sheet.snapshots, strict=True)
+    ]

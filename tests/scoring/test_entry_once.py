@@ -192,7 +192,7 @@ def test_the_database_refuses_a_key_twice_in_one_pulka(pulka):
     services.deal_record(pulka=pulka, data=SIX_BY_BORIS, entered_by=None, entry_key=key)
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        Deal.objects.create(pulka=pulka, number=2, kind="raspasy", entry_key=key)
+        Deal.objects.create(pulka=pulka, number=2, kind="raspasy", entry_key=key, dealer=1)
 
 
 def test_a_form_that_slips_past_the_lock_is_answered_as_already_recorded(pulka, monkeypatch):
@@ -242,7 +242,7 @@ def test_five_posts_of_one_form_at_the_same_moment_record_one_deal():
 
 def test_a_pulka_holds_at_most_max_deals(pulka):
     Deal.objects.bulk_create(
-        Deal(pulka=pulka, number=n, kind="raspasy", tricks={"0": 4, "1": 3, "2": 3})
+        Deal(pulka=pulka, number=n, kind="raspasy", tricks={"0": 4, "1": 3, "2": 3}, dealer=0)
         for n in range(1, MAX_DEALS + 1)
     )
 

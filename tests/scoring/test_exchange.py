@@ -18,7 +18,7 @@ from scoring.models import Deal, DealRevision, Pulka, PulkaResultCache, PulkaSta
 from scoring.services import ScoringError, pulka_import
 from tests.conftest import make_player, make_pulka, record
 from tests.engine.factories import BAD, GOOD, error_of, expected_of, load
-from tests.scoring.factories import stored_rows
+from tests.scoring.factories import dealt, stored_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def test_a_golden_pulka_exports_as_it_was_imported_and_scores_as_expected(
     assert exported["players"] == original["players"]
     assert exported["first_dealer"] == original.get("first_dealer", original["players"][0])
     assert exported["rules"] == engine.rules_to_dict(engine.rules_from_dict(original["rules"]))
-    assert exported["deals"] == original["deals"]
+    assert exported["deals"] == dealt(original)  # every deal with who dealt it
     expected = expected_of(path)
     sheet = sheet_document(pulka)
     assert {key: sheet[key] for key in SHEET_KEYS} == {key: expected[key] for key in SHEET_KEYS}
@@ -89,7 +89,7 @@ def test_every_imported_deal_is_numbered_and_entered_by_the_importer(evening_a, 
     assert [(r.number, r.deal_id, r.action, r.user, r.before) for r in revisions] == [
         (d.number, d.pk, "created", secretary, None) for d in deals
     ]
-    assert [r.after for r in revisions] == original["deals"]
+    assert [r.after for r in revisions] == dealt(original)
     pulka.refresh_from_db()
     assert pulka.created_by == secretary
     assert pulka.version == 1

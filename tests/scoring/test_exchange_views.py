@@ -13,7 +13,7 @@ from scoring.models import Deal, Pulka
 from tests.club.factories import assert_method_refused, assert_not_found
 from tests.conftest import HTMX, make_evening, make_pulka, record
 from tests.engine.factories import BAD, GOOD, error_of, load
-from tests.scoring.factories import SIX_BY_BORIS, stored_rows
+from tests.scoring.factories import SIX_BY_BORIS, dealt, stored_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ def test_members_download_the_pulka_as_pulka_1(as_persona, played, persona):
     )
     document = json.loads(response.content.decode("utf-8"))
     assert document == pulka_document(played)
-    assert document["deals"] == [SIX_BY_BORIS]
+    assert document["deals"] == [{**SIX_BY_BORIS, "dealer": "Anna"}]
 
 
 @pytest.mark.parametrize("persona", ["player", "owner"])
@@ -225,7 +225,7 @@ def test_an_imported_file_becomes_a_table_and_the_browser_goes_to_it(
     assert response.status_code == 302
     assert response["Location"] == pulka.get_absolute_url()
     assert pulka.evening == evening_a
-    assert pulka_document(pulka)["deals"] == load(GOOD[0])["deals"]
+    assert pulka_document(pulka)["deals"] == dealt(load(GOOD[0]))
     assert pulka.created_by.username == {"secretary": "serhii", "owner": "olena"}[persona]
     page = as_persona(persona).get(response["Location"]).content.decode()
     assert "The file was imported as table 1." in page

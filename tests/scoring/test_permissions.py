@@ -26,6 +26,8 @@ WRITES = [
     ("post", "deals/1/edit/", "deal"),
     ("get", "deals/1/delete/", {}),
     ("post", "deals/1/delete/", {"version": "1"}),
+    ("get", "deals/1/insert/", {}),
+    ("post", "deals/1/insert/", "deal"),
     ("post", "rules/", {"rules-pool_target": "12"}),
     ("post", "finish/", {}),
     ("post", "reopen/", {}),

@@ -44,7 +44,8 @@ def test_a_pulka_at_the_bounds_finishes_and_caches_its_results(evening_a):
     pulka = make_pulka(evening_a, rules=rules)
     raspasy = {"0": 10, "1": 0, "2": 0}
     Deal.objects.bulk_create(
-        Deal(pulka=pulka, number=n, kind="raspasy", tricks=raspasy) for n in range(1, DEALS_MAX + 1)
+        Deal(pulka=pulka, number=n, kind="raspasy", tricks=raspasy, dealer=(n - 1) % 3)
+        for n in range(1, DEALS_MAX + 1)
     )
 
     sheet = services.pulka_finish(pulka=pulka, finished_by=None)

@@ -96,7 +96,7 @@ def test_deal_numbers_are_unique_per_pulka_in_the_database(pulka):
     record(pulka, SIX_BY_BORIS)
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        Deal.objects.create(pulka=pulka, number=1, kind="raspasy", tricks={"0": 10})
+        Deal.objects.create(pulka=pulka, number=1, kind="raspasy", tricks={"0": 10}, dealer=0)
 
 
 def test_a_player_holds_one_seat_in_the_database(pulka):
@@ -169,19 +169,23 @@ def test_deleting_the_first_deal_moves_the_others_up(pulka):
     ]
 
 
-def test_deleting_a_deal_that_later_deals_depend_on_is_refused(evening_a):
+def test_deleting_a_deal_leaves_the_later_one_dealt_as_it_was_played(evening_a):
     club = make_club()
     pulka = make_pulka(make_evening(club), names=("A", "B", "C", "D"))
-    # Deal 2 is dealt by B and declared by A; without deal 1, A would deal it and sit out.
+    # Deal 2 is dealt by B and declared by A; were the dealers moved up, A would deal it
+    # and sit out (refused before the dealers were stored).
     record(
         pulka,
         {"kind": "raspasy", "tricks": {"A": 1, "B": 3, "C": 3, "D": 3}},
         {"kind": "game", "declarer": "A", "contract": "6S", "calls": {"C": "pass", "D": "pass"}},
     )
 
-    with pytest.raises(services.ScoringError, match="Deal 1"):
-        services.deal_delete(pulka=pulka, number=1, expected_version=1, deleted_by=None)
-    assert Deal.objects.filter(pulka=pulka).count() == 2
+    sheet = services.deal_delete(pulka=pulka, number=1, expected_version=1, deleted_by=None)
+
+    deal = Deal.objects.get(pulka=pulka)
+    assert (deal.number, deal.kind, deal.dealer) == (1, "game", 1)
+    assert sheet.snapshots[0].dealer == "B"
+    assert sheet.pool["A"] == 2
 
 
 @pytest.mark.django_db(transaction=True)
