@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from club import invitations, params, selectors
-from club.models import Club, Player, Role
-from club.names import NameField
-from club.services import CLUB_CITY, CLUB_NAME
+from club.models import WHIST_PRICE_MAX, Club, Membership, Player, Role
+from club.names import NAME_MAX_LENGTH, InvalidName, NameField, normalise_name
+from club.services import CLUB_CITY, CLUB_NAME, ROSTER_LIST_MAX
 
 SLUG_MAX = Club._meta.get_field("slug").max_length
 
@@ -101,13 +103,45 @@ class ClubCreateForm(forms.ModelForm):
         return {"slug": suggested, "slug_suggested": suggested}
 
 
+class PriceField(forms.DecimalField):
+    """A price as people type it: a decimal comma or point, whatever the page's language
+    ("1,50" and "1.50" are both one hryvnia fifty)."""
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = value.strip().replace(" ", "").replace("\u00a0", "").replace(",", ".")
+        return super().to_python(value)
+
+
 class ClubSettingsForm(forms.ModelForm):
     name = _club_name()
     city = _club_city()
+    whist_price = PriceField(
+        label=_("Price of a whist"),
+        required=False,
+        min_value=Decimal("0.01"),
+        max_value=WHIST_PRICE_MAX,
+        max_digits=7,
+        decimal_places=2,
+        localize=True,
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+        help_text=_(
+            "What a whist is worth, e.g. 0,50. The sheets and evenings then show each "
+            "player's amount and who pays whom. Leave it empty to play for whists only."
+        ),
+    )
 
     class Meta:
         model = Club
-        fields = ["name", "city", "is_public"]
+        fields = ["name", "city", "is_public", "whist_price", "currency"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Optional in the post: a form without it (an older page) keeps the club's currency.
+        self.fields["currency"].required = False
+
+    def clean_currency(self) -> str:
+        return self.cleaned_data.get("currency") or self.instance.currency
 
 
 class MemberAddForm(forms.Form):
@@ -130,17 +164,71 @@ class MemberRoleForm(forms.Form):
 
 
 class PlayerAddForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=Player._meta.get_field("name").max_length)
+    """One name or a pasted list, one a line (club.services.players_add says what is done
+    with the names already on the roster). Every line goes through the roster's rule for
+    names; a line it refuses is said by its number, and then nothing is added."""
+
+    name = forms.CharField(
+        label=_("Names, one a line"),
+        max_length=ROSTER_LIST_MAX * (NAME_MAX_LENGTH + 2),
+        widget=forms.Textarea(attrs={"rows": 4, "autocomplete": "off"}),
+        help_text=_(
+            "Paste a list to add several players at once. Names already on the roster are "
+            "left as they are."
+        ),
+        error_messages={"required": _("Write the player's name.")},
+    )
+
+    def clean_name(self) -> list[str]:
+        lines = [
+            (number, line)
+            for number, line in enumerate(self.cleaned_data["name"].splitlines(), start=1)
+            if line.strip()
+        ]
+        if not lines:
+            raise forms.ValidationError(_("Write the player's name."), code="empty")
+        if len(lines) > ROSTER_LIST_MAX:
+            raise forms.ValidationError(
+                _("At most %(max)s names at once: this list has %(count)s. Add it in parts."),
+                code="too_many",
+                params={"max": ROSTER_LIST_MAX, "count": len(lines)},
+            )
+        names: list[str] = []
+        problems: list[forms.ValidationError] = []
+        for number, line in lines:
+            try:
+                names.append(normalise_name(line))
+            except InvalidName as exc:
+                if len(lines) == 1:
+                    raise forms.ValidationError(exc.message, code=exc.code) from exc
+                problems.append(
+                    forms.ValidationError(
+                        _("Line %(number)s: %(problem)s"),
+                        code=exc.code,
+                        params={"number": number, "problem": exc.message},
+                    )
+                )
+        if problems:
+            raise forms.ValidationError(problems)
+        return names
 
 
 class PlayerEditForm(forms.Form):
     """A roster name: rename it, take it off the roster, unlink its account, or (the owner)
-    invite the person it names to take it: nobody is linked to a name without accepting."""
+    invite the person it names to take it, a member picked from the list or anybody by the
+    address he logs in with: nobody is linked to a name without accepting."""
 
     name = forms.CharField(label=_("Name"), max_length=Player._meta.get_field("name").max_length)
     unlink = forms.BooleanField(label=_("Unlink the account"), required=False)
+    member = forms.TypedChoiceField(
+        label=_("Invite a member to this name"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text=_("The club's members who have no name on the roster yet."),
+    )
     invite = forms.CharField(
-        label=_("Invite to this name: username or e-mail address"),
+        label=_("Or invite by e-mail address or username"),
         max_length=254,
         required=False,
         help_text=_("The account is linked to the name when its owner accepts the invitation."),
@@ -148,17 +236,47 @@ class PlayerEditForm(forms.Form):
     )
     is_active = forms.BooleanField(label=_("On the roster"), required=False)
 
-    def __init__(self, *args, can_invite: bool = False, linked: bool = False, **kwargs) -> None:
+    def __init__(
+        self,
+        *args,
+        can_invite: bool = False,
+        linked: bool = False,
+        members: list[Membership] = (),
+        **kwargs,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.members = {member.pk: member for member in members}
         if not can_invite or linked:
             del self.fields["invite"]
+        if not can_invite or linked or not self.members:
+            del self.fields["member"]
+        else:
+            self.fields["member"].choices = [
+                ("", _("nobody yet")),
+                *((pk, selectors.member_shown_name(m.user)) for pk, m in self.members.items()),
+            ]
         if not linked:
             del self.fields["unlink"]
 
     @classmethod
     def for_player(cls, player: Player, data=None, *, can_invite: bool = False) -> PlayerEditForm:
         initial = {"name": player.name, "is_active": player.is_active}
-        return cls(data, initial=initial, can_invite=can_invite, linked=player.user_id is not None)
+        linked = player.user_id is not None
+        members = selectors.unlinked_members(player.club) if can_invite and not linked else []
+        return cls(data, initial=initial, can_invite=can_invite, linked=linked, members=members)
+
+    def clean_member(self) -> Membership | None:
+        pk = self.cleaned_data.get("member")
+        return None if pk is None else self.members[pk]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("member") is not None and (data.get("invite") or "").strip():
+            self.add_error(
+                "invite",
+                _("Pick a member or type an address, not both: one person is invited."),
+            )
+        return data
 
 
 # Invitations and roster names

@@ -379,6 +379,40 @@ def invitation_address(
     return invitation
 
 
+@transaction.atomic
+def invitation_to_name(
+    *, player: Player, membership: Membership, created_by: AbstractBaseUser
+) -> Invitation:
+    """Invite a member of the club, picked from the members' list, to take the roster name
+    `player`: addressed to his account, linked only when he accepts (and as invitation_address,
+    mailed where he has an address). Refused for an account that is no longer a member, or
+    is already linked to a name of the club."""
+    club = _lock_club(player.club)
+    member = Membership.objects.filter(pk=membership.pk, club=club).select_related("user").first()
+    if member is None:
+        raise InvitationError(
+            _("Choose a member of the club."), code=InvitationError.INVALID, field="member"
+        )
+    mine = Player.objects.filter(club=club, user=member.user_id).first()
+    if mine is not None:
+        raise InvitationError(
+            _("This member is already linked to the roster name %(name)s.") % {"name": mine.name},
+            code=InvitationError.ALREADY_LINKED,
+            field="member",
+        )
+    invitation = invitation_create(
+        club=club,
+        role=Role.PLAYER,  # accepting never lowers his role (plan_acceptance)
+        created_by=created_by,
+        player=player,
+        valid_days=ADDRESSED_VALID_DAYS,
+        addressed_to=member.user.get_username(),
+        addressed_user=member.user,
+    )
+    transaction.on_commit(lambda: mail.send_invitation(invitation.pk))
+    return invitation
+
+
 def _is_address(text: str) -> bool:
     try:
         validate_email(text)

@@ -3,14 +3,40 @@
 The lowest layer of the house: club imports neither scoring nor competition.
 """
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from club.names import NAME_MAX_LENGTH, InvalidName, name_key, normalise_name
+from club.names import (
+    NAME_MAX_LENGTH,
+    SORT_KEY_MAX_LENGTH,
+    InvalidName,
+    name_key,
+    normalise_name,
+    sort_key,
+)
+
+
+class Currency(models.TextChoices):
+    """What a club plays for (Club.currency): the ISO 4217 code, shown by its sign."""
+
+    UAH = "UAH", _("hryvnia (₴)")
+    EUR = "EUR", _("euro (€)")
+    USD = "USD", _("US dollar ($)")
+    PLN = "PLN", _("złoty (zł)")
+
+
+#: The sign written after an amount ("120 ₴"), by currency.
+CURRENCY_SIGNS = {Currency.UAH: "₴", Currency.EUR: "€", Currency.USD: "$", Currency.PLN: "zł"}
+#: The minor units in one unit of each currency (kopiykas in a hryvnia, cents in a euro).
+CURRENCY_MINOR = {Currency.UAH: 100, Currency.EUR: 100, Currency.USD: 100, Currency.PLN: 100}
+WHIST_PRICE_MAX = Decimal("10000.00")
 
 
 class Club(models.Model):
@@ -28,6 +54,20 @@ class Club(models.Model):
     # Bumped (club.services.club_results_bump) whenever the club's results or ratings
     # change: the computed rankings of its leagues are cached by it.
     results_version = models.PositiveIntegerField(default=0, editable=False)
+    # The club's stake: what a whist is worth, in `currency` (None: the club plays for whists
+    # only). Its pulkas and evenings then show each player's amount and who pays whom.
+    whist_price = models.DecimalField(
+        _("price of a whist"),
+        max_digits=7,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.01")), MaxValueValidator(WHIST_PRICE_MAX)],
+        help_text=_("Leave it empty to play for whists only."),
+    )
+    currency = models.CharField(
+        _("currency"), max_length=3, choices=Currency.choices, default=Currency.UAH
+    )
 
     class Meta:
         ordering = ["name"]
@@ -36,6 +76,10 @@ class Club(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(pool_target__gte=1), name="club_club_pool_target_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(whist_price__isnull=True) | models.Q(whist_price__gt=0),
+                name="club_club_whist_price_positive",
             ),
         ]
 
@@ -114,6 +158,7 @@ class PlayerQuerySet(models.QuerySet):
         objs = list(objs)
         for player in objs:
             player.name_key = name_key(player.name)
+            player.sort_key = sort_key(player.name)
         return super().bulk_create(objs, *args, **kwargs)
 
 
@@ -129,6 +174,9 @@ class Player(models.Model):
     # Case folding can lengthen a name (ß -> ss; at most three characters for one), and the
     # migration that filled the keys may have marked a clash with a suffix.
     name_key = models.CharField(max_length=255, editable=False)
+    # The alphabetical order of names (club.names.collation_key), derived like name_key:
+    # every list of names sorts by it, in the database as in Python.
+    sort_key = models.CharField(max_length=SORT_KEY_MAX_LENGTH, editable=False, default="")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -142,7 +190,7 @@ class Player(models.Model):
     objects = PlayerQuerySet.as_manager()
 
     class Meta:
-        ordering = ["name"]
+        ordering = ["sort_key", "pk"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
@@ -161,9 +209,10 @@ class Player(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         self.name_key = name_key(self.name)
+        self.sort_key = sort_key(self.name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "name" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "name_key"}
+            kwargs["update_fields"] = {*update_fields, "name_key", "sort_key"}
         super().save(*args, **kwargs)
 
     def clean(self) -> None:

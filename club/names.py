@@ -20,6 +20,14 @@ on PostgreSQL, where the databases' own case-insensitive comparisons disagree).
     'Bring\\nthe cards'
     >>> name_key("ТАРАС") == name_key("Тарас")
     True
+
+`collation_key(name)` is the one alphabetical order of names, on every page, select and
+printout: Latin before Cyrillic, Cyrillic in the order of the Ukrainian and Russian
+alphabets together (… Г Ґ Д Е Ё Є … И І Ї Й …), case, accents and apostrophes aside.
+The roster stores it as Player.sort_key, so that the database sorts as Python does.
+
+    >>> sorted(["Ігор", "Андрій", "Яна", "Ґанна", "Богдан"], key=collation_key)
+    ['Андрій', 'Богдан', 'Ґанна', 'Ігор', 'Яна']
 """
 
 from __future__ import annotations
@@ -222,3 +230,65 @@ def _printable(name: str) -> str:
         f"<U+{ord(char):04X}>" if unicodedata.category(char) in _REFUSED_CATEGORIES else char
         for char in name
     )
+
+
+# The Cyrillic letters in the order of the Ukrainian, Russian and Belarusian alphabets
+# together (code points put Ё, Є, І, Ї and Ґ after Я, and Ґ nowhere near Г).
+CYRILLIC_ORDER = "абвгґдеёєжзиіїйклмнопрстуўфхцчшщъыьэюя"
+# Each character of the key is a rank written as four hex digits: any database collation
+# sorts such strings as Python does, character by character.
+_SEPARATOR, _DIGITS, _LATIN, _CYRILLIC, _OTHER = 0x0001, 0x0100, 0x0200, 0x0800, 0x1000
+_RANKS = {
+    **{digit: _DIGITS + n for n, digit in enumerate("0123456789")},
+    **{letter: _LATIN + n for n, letter in enumerate("abcdefghijklmnopqrstuvwxyz")},
+    **{letter: _CYRILLIC + n for n, letter in enumerate(CYRILLIC_ORDER)},
+}
+_APOSTROPHES = frozenset("'`ʼ’‘")
+SORT_KEY_MAX_LENGTH = 512  # the stored key (Player.sort_key); longer keys are cut
+
+
+def _rank(char: str) -> int | None:
+    """The rank of one case-folded character in the alphabetical order (None: skipped)."""
+    if char in _RANKS:
+        return _RANKS[char]
+    if char in _APOSTROPHES or unicodedata.category(char).startswith("M"):
+        return None  # "Мар'яна" sorts as "Маряна"; a stress mark or an accent aside
+    if char.isspace() or unicodedata.category(char)[0] in "PZ":
+        return _SEPARATOR  # "Анна-Марія" and "Анна Марія" side by side, before "Аннабель"
+    return min(_OTHER + ord(char), 0xFFFF)
+
+
+def collation_key(name: str) -> str:
+    """The key that puts names in alphabetical order (sort by it): the letters' ranks, then,
+    between names that differ only by accents, the accented one after the plain one.
+
+    Case does not count; combining marks and apostrophes are left aside (except where they
+    make a letter of its own: Й, Ё, Ї), accented Latin letters sort as their base letter,
+    spaces and punctuation separate words and come before any letter.
+
+    >>> names = ["Яна", "ігор", "Ёлка", "Єва", "Éva", "Eva", "Ґанна", "Гліб", "Анна-Марія"]
+    >>> sorted(names, key=collation_key)
+    ['Eva', 'Éva', 'Анна-Марія', 'Гліб', 'Ґанна', 'Ёлка', 'Єва', 'ігор', 'Яна']
+    """
+    folded = unicodedata.normalize("NFC", _tidy(name).casefold())
+    primary: list[int] = []
+    for char in folded:
+        # A letter of the alphabets keeps its marks (й, ё, ї); any other loses them.
+        for part in (char,) if char in _RANKS else unicodedata.normalize("NFD", char):
+            rank = _rank(part)
+            if rank is None or (rank == _SEPARATOR and primary[-1:] == [_SEPARATOR]):
+                continue
+            primary.append(rank)
+    # Then the marks, letter by letter (a plain letter before a marked one), then the
+    # characters themselves, so that two different names never tie.
+    marks = [
+        ord(char) if unicodedata.combining(char) else 1
+        for char in unicodedata.normalize("NFD", folded)
+    ]
+    exact = [min(ord(char), 0xFFFF) for char in folded]
+    return "".join(f"{rank:04x}" for rank in [*primary, 0, *marks, 0, *exact])
+
+
+def sort_key(name: str) -> str:
+    """`collation_key(name)` as the roster stores it (Player.sort_key), cut to its column."""
+    return collation_key(name)[:SORT_KEY_MAX_LENGTH]

@@ -26,6 +26,7 @@ from club.models import (
     Role,
     RosterMerge,
 )
+from club.names import collation_key
 
 
 def address_owners(email: str) -> QuerySet:
@@ -82,8 +83,31 @@ def memberships_for_user(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Mem
     )
 
 
-def club_members(club: Club) -> QuerySet[Membership]:
-    return Membership.objects.filter(club=club).select_related("user").order_by("user__username")
+def club_members(club: Club) -> list[Membership]:
+    """The club's members in alphabetical order of the name the members page shows (full
+    name, else username), each with the roster name linked to his account (`player_id`,
+    `player_name`, None when he has none). One query."""
+    linked = Player.objects.filter(club=club, user=OuterRef("user")).order_by()
+    members = (
+        Membership.objects.filter(club=club)
+        .select_related("user")
+        .annotate(
+            player_id=Subquery(linked.values("pk")[:1]),
+            player_name=Subquery(linked.values("name")[:1]),
+        )
+    )
+    return sorted(members, key=lambda member: collation_key(member_shown_name(member.user)))
+
+
+def member_shown_name(user: AbstractBaseUser) -> str:
+    """How the members page names an account: its full name, else its username."""
+    return user.get_full_name().strip() or user.get_username()
+
+
+def unlinked_members(club: Club) -> list[Membership]:
+    """The club's members whose account has no name on its roster yet, in the members
+    page's order: whom a roster name may be offered to."""
+    return [member for member in club_members(club) if member.player_id is None]
 
 
 def club_roster(club: Club, *, active_only: bool = True) -> QuerySet[Player]:
@@ -91,7 +115,7 @@ def club_roster(club: Club, *, active_only: bool = True) -> QuerySet[Player]:
     players = Player.objects.filter(club=club).select_related("user")
     if active_only:
         players = players.filter(is_active=True)
-    return players.order_by("-is_active", "name")
+    return players.order_by("-is_active", "sort_key", "pk")
 
 
 def roster_merges(club: Club) -> QuerySet[RosterMerge]:
@@ -178,7 +202,9 @@ def club_invitations(club: Club) -> QuerySet[Invitation]:
 
 def unclaimed_players(club: Club) -> QuerySet[Player]:
     """The names on the club's roster that no account is linked to yet."""
-    return Player.objects.filter(club=club, is_active=True, user__isnull=True).order_by("name")
+    return Player.objects.filter(club=club, is_active=True, user__isnull=True).order_by(
+        "sort_key", "pk"
+    )
 
 
 def player_for_user(club: Club, user: AbstractBaseUser | AnonymousUser) -> Player | None:
@@ -193,6 +219,11 @@ def pending_claims(club: Club) -> QuerySet[NameClaim]:
     return NameClaim.objects.filter(club=club, status=ClaimStatus.PENDING).select_related(
         "user", "player"
     )
+
+
+def pending_claim_count(club: Club) -> int:
+    """How many requests for a roster name wait for an answer (the club page's badge)."""
+    return NameClaim.objects.filter(club=club, status=ClaimStatus.PENDING).count()
 
 
 @dataclass(frozen=True)

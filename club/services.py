@@ -7,6 +7,8 @@ with a message the user can read; nothing is saved when it does.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -15,16 +17,19 @@ from django.core.validators import validate_slug
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club import selectors
 from club.errors import ServiceError
 from club.models import (
+    WHIST_PRICE_MAX,
     AccountSettings,
     ClaimStatus,
     Club,
     ClubSlug,
+    Currency,
     Invitation,
     Membership,
     MembershipAction,
@@ -202,6 +207,26 @@ def club_update(*, club: Club, name: str, city: str, is_public: bool) -> Club:
     return club
 
 
+@transaction.atomic
+def club_stake_update(*, club: Club, whist_price: Decimal | None, currency: str) -> Club:
+    """Set what the club plays for: the price of a whist in `currency` (None: whists only)."""
+    if currency not in Currency.values:
+        raise ClubError(_("Choose a currency."), field="currency")
+    if whist_price is not None and not Decimal("0.01") <= whist_price <= WHIST_PRICE_MAX:
+        raise ClubError(
+            _("The price of a whist is more than zero and at most %(max)s.")
+            % {"max": number_format(WHIST_PRICE_MAX, decimal_pos=0, use_l10n=True)},
+            field="whist_price",
+        )
+    if whist_price is not None and whist_price != whist_price.quantize(Decimal("0.01")):
+        raise ClubError(_("The price of a whist has at most two decimals."), field="whist_price")
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    club.whist_price = whist_price
+    club.currency = currency
+    club.save(update_fields=["whist_price", "currency"])
+    return club
+
+
 # Members and roles
 
 
@@ -352,6 +377,65 @@ def player_add(*, club: Club, name: str) -> Player:
     if taken is not None:
         raise _taken(taken)
     return Player.objects.create(club=club, name=name)
+
+
+ROSTER_LIST_MAX = 200  # names added at once: a club's evening list, pasted, and then some
+
+
+@dataclass(frozen=True)
+class RosterAddition:
+    """What players_add did: the names it added, in the list's order, and the ones it left."""
+
+    added: list[Player]
+    on_roster: list[Player]  # already on the roster (the roster's spelling)
+    repeated: list[str]  # named again further down the list (as typed the second time)
+
+
+@transaction.atomic
+def players_add(*, club: Club, names: Sequence[str]) -> RosterAddition:
+    """Put the players of a list on the roster, in one go: each name by the roster's rule
+    (club.names), compared as the roster compares names (name_key).
+
+    What a secretary pasting the evening's list expects: the new names are added; a name
+    already on the roster is left as it is, and a name given twice is added once, both
+    said in the answer. Refused, with nothing added: a name the rule refuses, more than
+    ROSTER_LIST_MAX names, or a list where no name is new (a single name already on the
+    roster says so as player_add does).
+    """
+    tidy = [_clean_name(name) for name in names]
+    if not tidy:
+        raise ClubError(_("Write the player's name."), field="name")
+    if len(tidy) > ROSTER_LIST_MAX:
+        raise ClubError(
+            _("At most %(max)s names at once: this list has %(count)s. Add it in parts.")
+            % {"max": ROSTER_LIST_MAX, "count": len(tidy)},
+            field="name",
+        )
+    _lock_club(club)
+    keys = [name_key(name) for name in tidy]
+    found = {p.name_key: p for p in Player.objects.filter(club=club, name_key__in=keys)}
+    new: dict[str, str] = {}
+    on_roster: dict[str, Player] = {}
+    repeated: list[str] = []
+    for name, key in zip(tidy, keys, strict=True):
+        if key in found:
+            if key in on_roster:
+                repeated.append(name)
+            on_roster.setdefault(key, found[key])
+        elif key in new:
+            repeated.append(name)
+        else:
+            new[key] = name
+    if not new:
+        if len(on_roster) == 1:
+            raise _taken(next(iter(on_roster.values())))
+        raise ClubError(
+            _("Every name of the list is on the roster already: %(names)s.")
+            % {"names": ", ".join(p.name for p in on_roster.values())},
+            field="name",
+        )
+    added = [Player.objects.create(club=club, name=name) for name in new.values()]
+    return RosterAddition(added, list(on_roster.values()), repeated)
 
 
 @transaction.atomic

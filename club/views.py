@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from club import invitations, selectors, services
@@ -86,7 +87,8 @@ def _settings_page(
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_settings(request: HttpRequest, club_slug: str) -> HttpResponse:
-    """The club's name, city and visibility (its default conventions have their own page)."""
+    """The club's name, city, visibility and stake (its default conventions have their own
+    page)."""
     access = get_club_for_user(request, club_slug, role=Role.OWNER)
     club = access.club
     if request.method != "POST":
@@ -100,6 +102,11 @@ def club_settings(request: HttpRequest, club_slug: str) -> HttpResponse:
         name=form.cleaned_data["name"],
         city=form.cleaned_data["city"],
         is_public=form.cleaned_data["is_public"],
+    )
+    club = services.club_stake_update(
+        club=club,
+        whist_price=form.cleaned_data["whist_price"],
+        currency=form.cleaned_data["currency"],
     )
     access = dataclasses.replace(access, club=club)  # the header shows the club as saved
     return after_action(
@@ -246,17 +253,44 @@ def player_list(request: HttpRequest, club_slug: str) -> HttpResponse:
     form = PlayerAddForm(request.POST)
     if form.is_valid():
         try:
-            player = services.player_add(club=access.club, name=form.cleaned_data["name"])
+            addition = services.players_add(club=access.club, names=form.cleaned_data["name"])
         except ClubError as exc:
             exc.add_to_form(form)
         else:
             return after_action(
                 request,
-                _("%(name)s is on the roster.") % {"name": player.name},
+                _addition_notice(addition),
                 url=reverse("club:players", args=[access.club.slug]),
                 fragment=lambda said: _roster_page(request, access, PlayerAddForm(), said),
             )
     return _roster_page(request, access, form)
+
+
+def _addition_notice(addition: services.RosterAddition) -> str:
+    """What players_add did, in the secretary's words: who is added, who was left as is."""
+    added = [player.name for player in addition.added]
+    if len(added) == 1:
+        said = [_("%(name)s is on the roster.") % {"name": added[0]}]
+    else:
+        said = [
+            ngettext(
+                "%(count)s player added to the roster: %(names)s.",
+                "%(count)s players added to the roster: %(names)s.",
+                len(added),
+            )
+            % {"count": len(added), "names": ", ".join(added)}
+        ]
+    if addition.on_roster:
+        said.append(
+            _("Already on the roster, not added again: %(names)s.")
+            % {"names": ", ".join(player.name for player in addition.on_roster)}
+        )
+    if addition.repeated:
+        said.append(
+            _("Named twice in the list, added once: %(names)s.")
+            % {"names": ", ".join(addition.repeated)}
+        )
+    return " ".join(said)
 
 
 @transaction.atomic
@@ -268,7 +302,11 @@ def _player_save(request: HttpRequest, player: Player, data: dict):
         player=player, name=data["name"], user=user, is_active=data["is_active"]
     )
     invited = None
-    if data.get("invite"):
+    if data.get("member") is not None:
+        invited = invitations.invitation_to_name(
+            player=player, membership=data["member"], created_by=request.user
+        )
+    elif data.get("invite"):
         invited = invitations.invitation_address(
             club=player.club,
             to=data["invite"],
@@ -296,10 +334,14 @@ def player_edit(request: HttpRequest, club_slug: str, player_id: int) -> HttpRes
             else:
                 notice = _("%(name)s is saved.") % {"name": player.name}
                 if invited is not None:
+                    # A member picked from the list is named as the list names him.
+                    to = invited.addressed_to
+                    if data.get("member") is not None:
+                        to = selectors.member_shown_name(data["member"].user)
                     notice = _(
                         "%(name)s is saved. An invitation to take this name is on its way to "
                         "%(to)s: the account is linked when they accept it."
-                    ) % {"name": player.name, "to": invited.addressed_to}
+                    ) % {"name": player.name, "to": to}
                 return after_action(request, notice, url=reverse("club:players", args=[club.slug]))
     else:
         form = PlayerEditForm.for_player(player, can_invite=can_invite)

@@ -324,7 +324,7 @@ class Entry(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
-        ordering = ["tournament", "player__name"]
+        ordering = ["tournament", "player__sort_key"]
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
         constraints = [

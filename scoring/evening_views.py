@@ -53,6 +53,7 @@ def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
         context["roster"] = club_selectors.club_roster(club)
         if access.can_record:
             context["form"] = EveningForm()
+            context["pending_claims"] = club_selectors.pending_claim_count(club)
     return render_page(request, "scoring/club_detail.html", context, fragment="evenings")
 
 
@@ -151,7 +152,9 @@ def evening_create(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 @require_safe
 def evening_detail(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
-    """An evening and its tables; its tables alone for htmx, which polls them (?v=)."""
+    """An evening, its summary (each player over all its tables, and the money at the
+    club's stake) and its tables; the summary and the tables alone for htmx, which polls
+    them (?v=)."""
     if is_poll(request):
         # Answered 204 as cheaply as poll_unchanged can.
         keys = live.evening_keys(evening_id, club_slug)
@@ -170,6 +173,7 @@ def evening_detail(request: HttpRequest, club_slug: str, evening_id: int) -> Htt
             evening=evening,
             tables=tables,
             any_running=any(table.pulka.is_running for table in tables),
+            summary=selectors.evening_summary(evening, tables),
             live_token=token,
         )
         if access.can_record and not wants_fragment(request):

@@ -48,6 +48,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from club.models import Club, Player
+from club.names import collation_key
 from competition.lib import standings
 from competition.models import CountingRule, League, RatingSnapshot
 from scoring.messages import PRESET_LABELS
@@ -304,11 +305,12 @@ def league_ranking(league: League) -> Ranking:
         version = Club.objects.values_list("results_version", flat=True).get(pk=league.club_id)
     key = _cache_key(league, version)
     names = dict(Player.objects.filter(club=league.club_id).values_list("pk", "name"))
+    order = {pk: collation_key(name) for pk, name in names.items()}  # ties: alphabetically
     ranking = cache.get(key)
     if ranking is None:
         rule = league_rule(league)
         tallied = results_tallied(league_results(league), rule)
-        ranked = standings.rank(tallied.tallies, rule, names)
+        ranked = standings.rank(tallied.tallies, rule, order)
         ranking = Ranking(
             ranked=_lines(ranked.ranked, tallied.ratings),
             unranked=_lines(ranked.unranked, tallied.ratings),
@@ -320,7 +322,7 @@ def league_ranking(league: League) -> Ranking:
     if ranking.names.items() <= names.items():
         return replace(ranking, names=names)
     # A player was renamed since the ranking was computed: ties and the unranked go by name.
-    ranked, unranked = standings.in_order(ranking.ranked, ranking.unranked, names)
+    ranked, unranked = standings.in_order(ranking.ranked, ranking.unranked, order)
     return replace(
         ranking,
         ranked=ranked,

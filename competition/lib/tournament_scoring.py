@@ -594,10 +594,11 @@ def team_standings(
     *,
     teams: Mapping[str, Collection[int]],
     best: int,
+    order: Callable[[str], str] = str,
 ) -> tuple[TeamLine, ...]:
     """Teams ranked by the total of their round scores, each the sum of the best `best`
     members' scores that round (of those who played it); then by the best round; equal
-    teams share a place.
+    teams share a place, listed by `order` of their names (the site's alphabetical key).
 
     >>> scores = [RoundScore(p, 1, 1, Fraction(s), Fraction(s), Fraction(0), 1, Fraction(s))
     ...           for p, s in [(1, 50), (2, -20), (3, 10), (4, 40), (5, -60), (6, 0)]]
@@ -623,7 +624,8 @@ def team_standings(
         rounds_of[number] = rounds
         total = sum(rounds.values(), Fraction(0))
         tallies.append(Tally(number, len(rounds), total, max(rounds.values(), default=total)))
-    ranked = rank(tallies, Rule(min_pulkas=0, tie_breaks=(lambda one: one.best,)), names)
+    keys = {number: order(team) for number, team in names.items()}
+    ranked = rank(tallies, Rule(min_pulkas=0, tie_breaks=(lambda one: one.best,)), keys)
     by_number = {one.player_id: one for one in tallies}
     return tuple(
         TeamLine(

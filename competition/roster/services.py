@@ -32,7 +32,11 @@ class RosterMergeError(ServiceError):
 
 def merge_candidates(club: Club) -> QuerySet[Player]:
     """Every player of the club, taken off the roster or not, with how many pulkas he sat."""
-    return Player.objects.filter(club=club).annotate(pulka_count=Count("seats")).order_by("name")
+    return (
+        Player.objects.filter(club=club)
+        .annotate(pulka_count=Count("seats"))
+        .order_by("sort_key", "pk")
+    )
 
 
 # The service

@@ -12,7 +12,7 @@ from django.forms.utils import ErrorDict
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from club.names import NAME_MAX_LENGTH, InvalidName, NameField, normalise_name
+from club.names import NAME_MAX_LENGTH, InvalidName, NameField, normalise_name, normalise_text
 from club.params import IntegerField
 from competition.lib import tournament_scoring as ts
 from competition.models import Entry, Penalty, PenaltyUnit, Tournament
@@ -180,25 +180,47 @@ def _team_field(**kwargs) -> NameField:
 
 
 class EntriesForm(forms.Form):
+    """Players entered at once: picked from the roster (checkboxes), typed one a line (a new
+    name joins the roster), or typed as teams, a line "Team: name, name, name".
+
+    `entries()` gives each player with his team: a team line's team, else the `team` field
+    (every player picked or typed alone), else none.
+    """
+
+    picked = forms.TypedMultipleChoiceField(
+        label=_("From the roster"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+    )
     names = forms.CharField(
-        label=_("Players"),
+        label=_("Or type the players"),
         widget=forms.Textarea(attrs={"rows": 6}),
         max_length=20_000,
-        help_text=_("One name a line. Names not on the roster are added to it."),
-        error_messages={"required": _("Name at least one player.")},
+        required=False,
+        help_text=_(
+            'One name a line, or a team a line: "Team: name, name, name". Names not on '
+            "the roster are added to it."
+        ),
     )
-    team = _team_field(help_text=_("Optional: the team of every player above."))
+    team = _team_field(help_text=_("Optional: the team of every player picked or typed alone."))
 
-    def clean_names(self) -> list[str]:
-        """One name a line, each by the roster's rule for names (club.names); every line it
-        refuses is said, by its number."""
-        names: list[str] = []
+    def __init__(self, *args, roster: list[tuple[int, str]] = (), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.roster = dict(roster)
+        self.fields["picked"].choices = list(roster)
+        self.fields["picked"].error_messages["invalid_choice"] = _(
+            "A player picked is no longer on the roster, or is entered already: pick again."
+        )
+
+    def clean_names(self) -> list[tuple[str, str | None]]:
+        """Each line's players with their team (None: the team field's), by the roster's
+        rule for names (club.names) and the rule for team names; every line refused is
+        said, by its number."""
+        lines: list[tuple[str, str | None]] = []
         problems: list[forms.ValidationError] = []
         for number, line in enumerate(self.cleaned_data["names"].splitlines(), start=1):
             if not line.strip():
                 continue
             try:
-                names.append(normalise_name(line))
+                lines += _entry_line(line)
             except InvalidName as exc:
                 problems.append(
                     forms.ValidationError(
@@ -209,9 +231,38 @@ class EntriesForm(forms.Form):
                 )
         if problems:
             raise forms.ValidationError(problems)
-        if not names:
-            raise forms.ValidationError(_("Name at least one player."))
-        return names
+        return lines
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if not self.errors and not data.get("picked") and not data.get("names"):
+            raise forms.ValidationError(_("Name at least one player."), code="required")
+        return data
+
+    def entries(self) -> tuple[list[str], list[str]]:
+        """The names to enter and each one's team (entries_add's `names` and `teams`)."""
+        data = self.cleaned_data
+        team = data.get("team") or ""
+        given = [(self.roster[pk], None) for pk in data.get("picked", ())]
+        given += data.get("names", [])
+        return [name for name, _t in given], [team if t is None else t for _n, t in given]
+
+
+def _entry_line(line: str) -> list[tuple[str, str | None]]:
+    """One line of the entry form: a name (team None), or "Team: name, name" (each name
+    with that team; a team named with nobody after it is refused)."""
+    if ":" not in line:
+        return [(normalise_name(line), None)]
+    team_text, members = line.split(":", 1)
+    team = normalise_text(team_text, max_length=TEAM_NAME_MAX, what=TEAM_NAME, field="team")
+    names = [normalise_name(name) for name in members.split(",") if name.strip()]
+    if not names:
+        raise InvalidName(
+            str(_("The team %(team)s has nobody after its colon: name its players."))
+            % {"team": team},
+            code="empty",
+        )
+    return [(name, team) for name in names]
 
 
 class TeamForm(forms.Form):

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.models import Club, Player
+from club.names import collation_key
 from competition.lib import seating
 from competition.models import EntryStatus, Penalty, Round, RoundState, Tournament
 from competition.tournament import selectors
@@ -140,12 +141,12 @@ def draft_review(round: Round) -> DraftReview:
         problems += seating.team_problems(entrants)
     warnings = selectors.problem_texts(problems, names)
     everyone = list(dict.fromkeys([*drawn.players, *(b.player for b in drawn.byes)]))
-    players = sorted(((p, name(p)) for p in everyone), key=lambda item: item[1].casefold())
+    players = sorted(((p, name(p)) for p in everyone), key=lambda item: collation_key(item[1]))
     rounds = [*past, drawn]
     meetings = seating.meetings(rounds)
     repeats = sorted(
         (Repeat(name(a), name(b), times) for (a, b), times in meetings.items() if times > 1),
-        key=lambda r: (-r.times, r.first.casefold(), r.second.casefold()),
+        key=lambda r: (-r.times, collation_key(r.first), collation_key(r.second)),
     )
     matrix_names: list[str] = []
     matrix: list[tuple[str, list[int]]] = []
@@ -258,12 +259,18 @@ def entry_counts(tournament: Tournament) -> dict[str, int]:
 
 def roster_names(tournament: Tournament) -> list[str]:
     """The club's active roster players not entered yet (the entry form's suggestions)."""
+    return [name for _pk, name in roster_to_enter(tournament)]
+
+
+def roster_to_enter(tournament: Tournament) -> list[tuple[int, str]]:
+    """The id and name of each active roster player not entered yet, alphabetically: whom
+    the entry form offers to pick."""
     entered = tournament.entries.values("player_id")
     return list(
         Player.objects.filter(club=tournament.club, is_active=True)
         .exclude(pk__in=entered)
-        .order_by("name_key")
-        .values_list("name", flat=True)
+        .order_by("sort_key", "pk")
+        .values_list("pk", "name")
     )
 
 

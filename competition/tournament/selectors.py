@@ -14,11 +14,12 @@ from fractions import Fraction
 
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.http import Http404
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.models import Club, Player
-from club.names import name_key
+from club.names import collation_key, name_key
 from competition.lib import seating
 from competition.lib import tournament_scoring as ts
 from competition.lib.problems import Problem, TournamentError
@@ -97,7 +98,10 @@ def lot_seed(tournament: Tournament) -> int | None:
 
 
 def _number(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):.1f}"
+    """A step of the caps as the reader writes it: 200, and 0,1 in uk and ru (0.1 in en)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return formats.number_format(float(value), decimal_pos=1)
 
 
 def caps_words(tournament: Tournament) -> str:
@@ -189,7 +193,7 @@ def entries(tournament: Tournament) -> list[Entry]:
     return list(
         Entry.objects.filter(tournament=tournament)
         .select_related("player", "substitute_for__player")
-        .order_by("player__name_key", "pk")
+        .order_by("player__sort_key", "pk")
     )
 
 
@@ -385,7 +389,8 @@ def standings(tournament: Tournament, *, through: int | None = None) -> ts.Tourn
 def standings_from(tournament: Tournament, read: Results) -> ts.TournamentStandings:
     settings = {
         "rule": scoring_rule(tournament),
-        "names": read.names,
+        # What orders the players equal on every tie-break: their names, alphabetically.
+        "names": {player: collation_key(name) for player, name in read.names.items()},
         "tie_breaks": tie_breaks(tournament),
         "penalties": read.penalties,
         "lot_seed": lot_seed(tournament),
@@ -412,7 +417,9 @@ def team_lines(tournament: Tournament, read: Results) -> tuple[ts.TeamLine, ...]
         .values_list("player_id", "team")
     ):
         teams.setdefault(team, []).append(player)
-    return ts.team_standings(read.scores, teams=teams, best=tournament.team_best)
+    return ts.team_standings(
+        read.scores, teams=teams, best=tournament.team_best, order=collation_key
+    )
 
 
 def standing_order(tournament: Tournament, number: int) -> list[int]:
@@ -508,8 +515,8 @@ class SeatLine:
 
 
 def seat_lines(round: Round) -> list[SeatLine]:
-    """Everyone of the round, alphabetically (by name key), with his table and seat: two
-    queries (the names, the tables' pulkas) whatever the number of players."""
+    """Everyone of the round, alphabetically (club.names.collation_key), with his table and
+    seat: two queries (the names, the tables' pulkas) whatever the number of players."""
     people = {
         player: (name, key)
         for player, name, key in Entry.objects.filter(
@@ -542,7 +549,7 @@ def seat_lines(round: Round) -> list[SeatLine]:
         lines.append(
             SeatLine(bye.player, name, key, None, None, 0, False, bye_reason_text(bye.reason), None)
         )
-    return sorted(lines, key=lambda line: (line.key, line.player))
+    return sorted(lines, key=lambda line: (collation_key(line.name), line.player))
 
 
 def matching(lines: Sequence[SeatLine], query: str) -> list[SeatLine]:

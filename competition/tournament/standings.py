@@ -26,6 +26,7 @@ from django.db.models import Count, F, Max, OuterRef, QuerySet, Subquery
 from django.http import Http404
 
 from club.models import Club
+from club.names import collation_key
 from competition.lib import tournament_scoring as ts
 from competition.models import Entry, Penalty, Round, RoundState, Tournament
 from competition.tournament import selectors
@@ -162,7 +163,7 @@ class StandingsPage:
     @cached_property
     def team_members(self) -> dict[str, list[str]]:
         members: dict[str, list[str]] = {}
-        for _player, name, team in sorted(self.entries, key=lambda entry: entry[1]):
+        for _player, name, team in sorted(self.entries, key=lambda entry: collation_key(entry[1])):
             if team:
                 members.setdefault(team, []).append(name)
         return members

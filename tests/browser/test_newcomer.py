@@ -58,12 +58,12 @@ def test_a_newcomer_signs_up_and_records_a_deal_in_his_own_club(live_server, pag
     club = Club.objects.get(name="Клуб Оксани")
     assert Membership.objects.get(club=club).role == Role.OWNER
 
-    # Three players on the roster.
+    # Three players on the roster, pasted as a list.
     page.click("nav.club-links >> text=Players")
+    page.fill("textarea[name=name]", "Оксана\nБогдан\n Віра \n")
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.click("button:has-text('Add to the roster')")
     for name in ("Оксана", "Богдан", "Віра"):
-        page.fill("input[name=name]", name)
-        with page.expect_response(lambda r: r.request.method == "POST"):
-            page.click("button:has-text('Add to the roster')")
         page.wait_for_selector(f"text={name}")
 
     # An evening, then a table.

@@ -268,8 +268,9 @@ def round_whists(round: Round) -> dict[int, Fraction]:
 
 
 def expected_lines(round: Round) -> list[tuple[int, int | None, int | None]]:
-    """From the round's stored seating: (player, table, seat from 1), alphabetically."""
-    keys = dict(Player.objects.values_list("pk", "name_key"))
+    """From the round's stored seating: (player, table, seat from 1), alphabetically (the
+    site's one order, club.names.collation_key, as the roster stores it)."""
+    keys = dict(Player.objects.values_list("pk", "sort_key"))
     seats = [
         (player, table["number"], position + 1)
         for table in round.seating["tables"]

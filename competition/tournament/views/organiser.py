@@ -27,6 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from club.access import ClubAccess, get_club_for_user
 from club.errors import ServiceError
 from club.models import Role
+from club.names import NAME_MAX_LENGTH, collation_key, name_key
 from club.params import PAGE_MAX, int_param, parse_int
 from club.rendering import (
     after_action,
@@ -238,10 +239,30 @@ def _entries(
         ok=ok,
     )
     if access.can_manage:
-        context["form"] = form or EntriesForm()
-        context["roster"] = pages.roster_names(tournament)
+        roster = pages.roster_to_enter(tournament)
+        context["form"] = form or EntriesForm(roster=roster)
+        context["roster"] = [name for _pk, name in roster]
         context["everyone"] = entries  # whom a substitute may play for
+        context.update(_pickable(request, roster, context["form"]))
     return render_page(request, ENTRIES, context, fragment="entries")
+
+
+PICK_MAX = 300  # roster names offered as checkboxes at once; ?find= narrows a longer roster
+
+
+def _pickable(request: HttpRequest, roster: list[tuple[int, str]], form: EntriesForm) -> dict:
+    """The roster names the entry form offers to pick: those ?find= matches (the filter
+    without JavaScript), at most PICK_MAX of them, the ones already ticked kept."""
+    find = " ".join(request.GET.get("find", "")[:NAME_MAX_LENGTH].split())
+    wanted = name_key(find)
+    matching = [(pk, name) for pk, name in roster if wanted in name_key(name)]
+    ticked = {str(pk) for pk in form["picked"].value() or ()}
+    shown = [
+        (pk, name, str(pk) in ticked)
+        for n, (pk, name) in enumerate(matching)
+        if n < PICK_MAX or str(pk) in ticked
+    ]
+    return {"pickable": shown, "pick_hidden": len(matching) - len(shown), "find": find}
 
 
 def _entries_answer(
@@ -264,24 +285,26 @@ def tournament_entries(request: HttpRequest, club_slug: str, tournament_id: int)
     access, tournament = _gate(request, club_slug, tournament_id, role=role)
     if request.method != "POST":
         return _entries(request, access, tournament)
-    form = EntriesForm(request.POST)
+    form = EntriesForm(request.POST, roster=pages.roster_to_enter(tournament))
     if form.is_valid():
+        names, teams = form.entries()
         try:
-            added = services.entries_add(
-                tournament=tournament,
-                names=form.cleaned_data["names"],
-                team=form.cleaned_data["team"],
-            )
+            added = services.entries_add(tournament=tournament, names=names, teams=teams)
         except ServiceError as exc:
             exc.add_to_form(form)
         else:
-            outcome = ngettext(
-                "%(count)s player entered.", "%(count)s players entered.", len(added)
-            ) % {"count": len(added)}
+            count = len(added)
             if added and added[0].first_round > 1:
-                outcome += " " + _("They play from round %(number)s.") % {
-                    "number": added[0].first_round
-                }
+                # One sentence, so that its verb agrees with the count in every language.
+                outcome = ngettext(
+                    "%(count)s player entered, from round %(number)s.",
+                    "%(count)s players entered, from round %(number)s.",
+                    count,
+                ) % {"count": count, "number": added[0].first_round}
+            else:
+                outcome = ngettext(
+                    "%(count)s player entered.", "%(count)s players entered.", count
+                ) % {"count": count}
             return _entries_answer(request, access, tournament, outcome, True)
     return _entries(request, access, tournament, form)
 
@@ -413,7 +436,7 @@ def tournament_penalties(request: HttpRequest, club_slug: str, tournament_id: in
     """The judge's penalties: every one with who gave it and when; the owner adds them."""
     role = Role.OWNER if request.method == "POST" else None
     access, tournament = _gate(request, club_slug, tournament_id, role=role)
-    players = sorted(selectors.names(tournament).items(), key=lambda item: item[1].casefold())
+    players = sorted(selectors.names(tournament).items(), key=lambda item: collation_key(item[1]))
     rounds = list(
         tournament.rounds.exclude(state=RoundState.DRAFT)
         .order_by("number")
@@ -476,7 +499,7 @@ def _round_context(access: ClubAccess, round: Round, outcome: str = "", ok: bool
     names = selectors.names(tournament)
     seated = sorted(
         ((p, names.get(p, str(p))) for p in selectors.seating_of(round).players),
-        key=lambda item: item[1].casefold(),
+        key=lambda item: collation_key(item[1]),
     )
     context.update(
         tables=tables,
