@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, QuerySet, Sum
@@ -17,6 +18,7 @@ from django.shortcuts import get_object_or_404
 
 from club.access import member_name, member_player, member_role
 from club.models import Club
+from club.names import collation_key
 from scoring import engine
 from scoring.models import (
     ENGINE_FIELDS,
@@ -29,6 +31,7 @@ from scoring.models import (
     StatusChange,
     engine_deal,
 )
+from scoring.money import AmountLine, Money, club_stake, money_from_amounts, pulka_amounts
 
 
 def _pulkas() -> QuerySet[Pulka]:
@@ -364,3 +367,78 @@ def evenings_for_club(club: Club) -> QuerySet[Evening]:
 
 def evening_for_club(club: Club, evening_id: int) -> Evening:
     return get_object_or_404(Evening.objects.select_related("club"), pk=evening_id, club=club)
+
+
+# --- the evening added up -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SummaryLine:
+    """A player's evening: his results over the tables he sat at, added up."""
+
+    place: int  # 1 = best; ties share the place
+    name: str
+    result: Fraction  # exact, in whists
+    tables: tuple[int, ...]  # the numbers of his tables
+    playing: bool  # one of them is still running: the result is as it stands
+    amount: AmountLine | None = None  # at the club's stake
+
+
+@dataclass(frozen=True)
+class EveningSummary:
+    """Every player of the evening ranked by his result over its tables (abandoned tables
+    count for nobody; running ones as they stand), and the money at the club's stake."""
+
+    lines: tuple[SummaryLine, ...]
+    money: Money | None
+    running: tuple[int, ...]  # tables still playing
+    abandoned: tuple[int, ...]  # tables that count for nobody
+
+
+def evening_summary(evening: Evening, tables: list[Table] | None = None) -> EveningSummary:
+    """The evening added up, from its tables' sheets (`tables` when already read: the
+    evening page has them, from the cache)."""
+    if tables is None:
+        tables = evening_tables(evening)
+    stake = club_stake(evening.club)
+    results: dict[int, Fraction] = {}
+    names: dict[int, str] = {}
+    played: dict[int, list[int]] = {}
+    playing: set[int] = set()
+    amounts: dict[int, int] = {}
+    running, abandoned = [], []
+    for table in tables:
+        pulka = table.pulka
+        if pulka.status == PulkaStatus.ABANDONED:
+            abandoned.append(pulka.table)
+            continue
+        if pulka.is_running:
+            running.append(pulka.table)
+        exact = {row["name"]: Fraction(row["result"]) for row in table.rows}
+        money = pulka_amounts(stake, table.names, exact) if stake else {}
+        for seat in pulka.seat_list:
+            player, name = seat.player.pk, seat.player.name
+            names[player] = name
+            results[player] = results.get(player, Fraction(0)) + exact[name]
+            played.setdefault(player, []).append(pulka.table)
+            amounts[player] = amounts.get(player, 0) + money.get(name, 0)
+            if pulka.is_running:
+                playing.add(player)
+    order = sorted(results, key=lambda p: (-results[p], collation_key(names[p]), p))
+    evening_money = None
+    if stake is not None:
+        evening_money = money_from_amounts(stake, {names[p]: amounts[p] for p in order})
+    lines = tuple(
+        SummaryLine(
+            place=1 + sum(1 for other in results.values() if other > results[p]),
+            name=names[p],
+            result=results[p],
+            tables=tuple(played[p]),
+            playing=p in playing,
+            amount=evening_money.lines[k] if evening_money else None,
+        )
+        for k, p in enumerate(order)
+    )
+    return EveningSummary(
+        lines=lines, money=evening_money, running=tuple(running), abandoned=tuple(abandoned)
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import evening_views, exchange_views, views
+from scoring import evening_views, exchange_views, print_views, views
 
 app_name = "scoring"
 
@@ -22,6 +22,7 @@ urlpatterns = [
     path(PULKA + "deals/", views.deal_create, name="deal-create"),
     path(PULKA + "deals/<int:number>/edit/", views.deal_edit, name="deal-edit"),
     path(PULKA + "deals/<int:number>/delete/", views.deal_delete, name="deal-delete"),
+    path(PULKA + "deals/<int:number>/insert/", views.deal_insert, name="deal-insert"),
     path(PULKA + "history/", views.pulka_history, name="pulka-history"),
     path(PULKA + "rules/", views.pulka_rules, name="pulka-rules"),
     path(PULKA + "finish/", views.pulka_finish, name="pulka-finish"),
@@ -32,4 +33,8 @@ urlpatterns = [
     path(PULKA + "export/pulka.json", exchange_views.pulka_export, name="pulka-export"),
     path(PULKA + "export/sheet.json", exchange_views.sheet_export, name="sheet-export"),
     path(EVENING + "import/", exchange_views.pulka_import, name="pulka-import"),
+]
+urlpatterns += [
+    path(PULKA + "print/", print_views.pulka_print, name="pulka-print"),
+    path(EVENING + "print/", print_views.evening_print, name="evening-print"),
 ]
