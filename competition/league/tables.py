@@ -13,6 +13,7 @@ took most of the page's time. So the table renders its rows here (`body_rows`,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 
 import django_tables2 as tables
 from django.urls import reverse
@@ -29,6 +30,7 @@ from django_tables2.utils import OrderBy
 from competition.league.selectors import LeagueStanding as Standing
 from competition.league.selectors import Ranking
 from competition.models import CountingRule, League
+from scoring.formatting import export_value, figure
 
 NUMBER = {"th": {"class": "num"}, "td": {"class": "num"}}
 PER_PAGE = 25
@@ -153,21 +155,26 @@ class StandingTable(tables.Table):
             value, separator, places, grouping, thousands, use_l10n=True
         )
 
-    def render_total(self, value: int | float) -> str:
-        """Counted whists: whole, or with the half (12.5)."""
-        return self.number(value, None if isinstance(value, int) else 1)
+    @staticmethod
+    def render_total(value: int | float) -> str:
+        """Counted whists as every figure reads (scoring.formatting): 12, −3, 12,50."""
+        return figure(Fraction(value))
 
     render_score = render_total
+    render_average = render_total
+    render_best = render_total
 
-    def render_average(self, value: float) -> str:
+    @staticmethod
+    def value_average(value: float) -> object:
+        return export_value(Fraction(value))
+
+    def render_rating(self, value: float) -> str:
         # Rounded as in the exports: Django's number format cuts a float's digits off.
         return self.number(round(value, 1), 1)
 
-    def value_average(self, value: float) -> float:
+    @staticmethod
+    def value_rating(value: float) -> float:
         return round(value, 1)
-
-    render_rating = render_average
-    value_rating = value_average
 
     def _cells(self, prefix: str) -> list[tuple[str, str, Callable | None]]:
         return [

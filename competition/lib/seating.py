@@ -29,7 +29,10 @@ cost (`Weights`), always minimised:
   enough that they sit together only when nothing else is possible;
 - a player at a table of 3 costs ``three`` x (times he already sat at one)^2;
 - Swiss only: each pair at a table costs ``swiss`` x the distance of their places in the
-  standings; round 1 only swaps players of one stratum.
+  standings;
+- round 1 (by rating) only: two players of one stratum at a table cost ``stratum``, less
+  than teammates or clubmates and more than anything else: the strong stay spread, and a
+  swap across strata is made only when it parts teammates (or players of one club).
 
 The search is a seeded iterated local search: the best swap for each player with a cost of
 his own (a repeat, a teammate, a table of 3 again), then, while some cost remains, a random
@@ -194,6 +197,7 @@ class Weights:
     same_club: int = 100_000
     three: int = 400
     swiss: int = 1
+    stratum: int = 10_000
 
 
 def table_plan(players: int) -> TablePlan:
@@ -504,6 +508,8 @@ class _Search:
         rng: random.Random,
     ) -> None:
         self.rng = rng
+        self.swiss = method == Method.SWISS
+        self.wide: list[list[int]] | None = None  # round 1: the candidates across strata
         self.sizes = sorted(sizes, reverse=True)
         self.players = list(players)
         n = len(players)
@@ -551,7 +557,19 @@ class _Search:
         elif method == Method.RATING:
             order.sort(key=lambda i: (rank[players[i]], i))
             self.tables, strata = self._deal_by_strata(order)
+            # Swaps within a stratum first; then, where teammates (or clubmates) still sit
+            # together, any two players may swap, as in the later rounds (`run`), but two of
+            # one stratum at a table cost `stratum`, so such a swap pays only when it parts them.
+            level = {i: min(stratum) for i, stratum in strata.items()}
+            self.pair = [
+                [
+                    c + (weights.stratum if a != b and level[a] == level[b] else 0)
+                    for b, c in enumerate(row)
+                ]
+                for a, row in enumerate(conflict)
+            ]
             self.candidates = [strata[i] for i in range(n)]
+            self.wide = [list(range(n))] * n
         else:
             rng.shuffle(order)
             self.tables = self._deal_in_order(order)
@@ -677,9 +695,21 @@ class _Search:
                 if cost < best_cost:
                     best_cost, best = cost, [table[:] for table in self.tables]
             self._restore(best)
-            if self.pair is not self.conflict:  # Swiss: tidy the standings term too
+            if self.swiss:  # tidy the standings term too
                 self.descend(everyone=True)
+            if self.wide is not None:
+                self._part_across_strata()
         return [[self.players[i] for i in table] for table in self.tables]
+
+    def _part_across_strata(self) -> None:
+        """Round 1: the teammates (or clubmates) no swap within a stratum parted, parted by a
+        swap across strata where one lowers the cost. The seed's draw is untouched (no random
+        number is drawn) unless such a swap exists, so a seating with nothing to part is the
+        one its seed always drew."""
+        self.candidates = self.wide
+        hot = [i for i in range(len(self.players)) if self.own_conflict(i)]
+        if any(self.best_swap(i)[1] is not None for i in hot):
+            self.descend()
 
     def _restore(self, tables: list[list[int]]) -> None:
         self.tables = [table[:] for table in tables]

@@ -106,8 +106,9 @@ class Summary:
     places: tuple[PlaceShare, ...]
 
     @property
-    def average(self) -> float | None:
-        return self.whists / self.pulkas if self.pulkas else None
+    def average(self) -> Fraction | None:
+        """Exact: the page shows it as every figure (scoring.formatting.figure)."""
+        return Fraction(self.whists, self.pulkas) if self.pulkas else None
 
 
 def player_summary(club: Club, player: Player) -> Summary:
@@ -170,7 +171,7 @@ def head_to_head(club: Club, player: Player) -> list[HeadToHead]:
             won=Count("id", filter=Q(net__gt=0)),
             lost=Count("id", filter=Q(net__lt=0)),
         )
-        .order_by("-pulkas", "opponent__name", "opponent_id")
+        .order_by("-pulkas", "opponent__sort_key", "opponent_id")
     )
     return [
         HeadToHead(

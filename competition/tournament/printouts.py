@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.models import Club, Role
+from club.names import collation_key
 from competition.files import services as files
 from competition.lib import tournament_scoring as ts
 from competition.models import Entry, Penalty, PenaltyUnit, Round, RoundState, Scoring, Tournament
@@ -43,7 +44,7 @@ from competition.tournament.messages import bye_reason_text
 from competition.tournament.standings import StandingsPage
 from scoring import engine
 from scoring.drawing import Drawing, pulka_drawing
-from scoring.formatting import rounded
+from scoring.formatting import figure
 from scoring.messages import PRESET_LABELS
 
 if TYPE_CHECKING:
@@ -81,8 +82,25 @@ def _render(template: str, context: dict) -> bytes:
 
 
 def printed_number(value: Fraction | int | None) -> str:
-    """A tournament number as printed: 12, −3, or 143,33 (two decimals in the locale)."""
-    return rounded(value, 2)
+    """A tournament number as printed: the figure every page shows (12, −3, 143,33)."""
+    return figure(value)
+
+
+def layout(columns: int, longest: int) -> dict[str, bool]:
+    """How a table of standings fits A4, from its columns and its longest name (with the
+    team beside it): landscape (`wide`) past 12 columns or past 40 characters; smaller type
+    (`dense`) and smaller still (`denser`) as the columns grow, a long name counting as a
+    column for every 20 of its characters. The names wrap in their cells whatever it is.
+
+    >>> layout(12, 12)
+    {'wide': False, 'dense': False, 'denser': False}
+    >>> layout(13, 12), layout(6, 55)["wide"]
+    ({'wide': True, 'dense': False, 'denser': False}, True)
+    >>> layout(19, 105)
+    {'wide': True, 'dense': True, 'denser': True}
+    """
+    weight = columns + longest // 20
+    return {"wide": columns > 12 or longest > 40, "dense": weight > 16, "denser": weight > 21}
 
 
 def _common(tournament: Tournament, title: str, **extra) -> dict:
@@ -123,22 +141,13 @@ class PlayerSeat:
     note: str = ""
 
 
-# The Cyrillic letters in the order of the Ukrainian and Russian alphabets together (code
-# points put Є, І, Ї and Ґ after Я): a notice board's list is read in the alphabet's order.
-CYRILLIC_ORDER = "абвгґдеєёжзиіїйклмнопрстуфхцчшщъыьэюя"
-_CYRILLIC_RANK = {letter: rank for rank, letter in enumerate(CYRILLIC_ORDER)}
-
-
-def alphabetical(name: str) -> tuple:
-    """A sort key for names: Latin before Cyrillic, Cyrillic in its alphabet's order; case
-    and apostrophes aside.
+def alphabetical(name: str) -> str:
+    """A sort key for names: the one alphabetical order of the site (club.names).
 
     >>> sorted(["Ігор", "Єва", "Яна", "Ганна", "Ґава", "Anna", "Ольга"], key=alphabetical)
     ['Anna', 'Ганна', 'Ґава', 'Єва', 'Ігор', 'Ольга', 'Яна']
     """
-    letters = [c for c in name.casefold() if c not in "'’ʼ"]
-    key = tuple((1, _CYRILLIC_RANK[c]) if c in _CYRILLIC_RANK else (0, ord(c)) for c in letters)
-    return key, name
+    return collation_key(name)
 
 
 def _tables(round: Round, names: dict[int, str]) -> tuple[list[TableSeats], list[PlayerSeat]]:
@@ -560,7 +569,17 @@ def standings_context(tournament: Tournament, after: int | None = None) -> dict:
         for p in line.penalties
     ]
     title = _standings_title(tournament, read.rounds, after)
-    columns = len(read.rounds) + len(table.tie_breaks) + has_penalties
+    # The place, the name and the total, the team, a column a round, the penalty, the
+    # tie-breaks and the lot: what the printed table has.
+    columns = (
+        3
+        + bool(teams)
+        + len(read.rounds)
+        + has_penalties
+        + len(table.tie_breaks)
+        + (table.lot_seed is not None)
+    )
+    longest = max((len(row.name) + len(row.team) for row in rows), default=0)
     return _common(
         tournament,
         title,
@@ -573,7 +592,7 @@ def standings_context(tournament: Tournament, after: int | None = None) -> dict:
         has_penalties=has_penalties,
         penalties=penalties,
         any_flagged=any(row.flagged for row in rows),
-        wide=columns > 8,
+        **layout(columns, longest),
     )
 
 
@@ -613,7 +632,7 @@ def team_standings_context(tournament: Tournament) -> dict:
         {
             "place": line.place,
             "team": line.team,
-            "members": sorted(members.get(line.team, ()), key=str.casefold),
+            "members": sorted(members.get(line.team, ()), key=collation_key),
             "rounds": [
                 printed_number(line.rounds[n]) if n in line.rounds else "" for n in read.rounds
             ],
@@ -628,7 +647,9 @@ def team_standings_context(tournament: Tournament) -> dict:
         rule=selectors.rule_words(tournament),
         rounds=read.rounds,
         rows=rows,
-        wide=len(read.rounds) > 8,
+        # The place, the team, the total and the best round, and a column a round; the
+        # team's name is its longest text (the members below it wrap).
+        **layout(4 + len(read.rounds), max((len(row["team"]) for row in rows), default=0)),
     )
 
 

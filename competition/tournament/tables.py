@@ -7,8 +7,8 @@ counted round the whists as played (marked when below the floor), the capped whi
 place points when the rule counts them, and the table; the penalties, the total, the
 tie-breaks in the tournament's order, and the lot when it decided a place.
 
-Numbers are exact: a Fraction shows as players write it (scoring.formatting.score: 5/2, −3),
-and goes to the exports as a number (whole, or to 4 decimals).
+Numbers show as every figure does (scoring.formatting.figure: 105,67, −3), the exact value
+(317/3) on hover, and go to the exports as numbers (whole, or to the same 2 decimals).
 
 A speed trick, kept for its figure: the rows are written here as HTML (`body_rows`), not by
 django-tables2's {% render_table %}. 300 players over 9 rounds are some 10,500 cells: 88 ms
@@ -35,7 +35,7 @@ from django.utils.translation import gettext_lazy
 from competition.lib import tournament_scoring as ts
 from competition.models import Scoring, Tournament
 from competition.tournament.standings import TIE_VALUES, StandingsPage, penalty_total
-from scoring.formatting import score
+from scoring.formatting import export_value, figure_html
 
 TIE_BREAK_HEADERS = {
     ts.TieBreak.ADJUSTED_WHISTS: gettext_lazy("Adjusted whists"),
@@ -46,22 +46,21 @@ TIE_BREAK_HEADERS = {
 
 
 def export_number(value: object) -> object:
-    """A number as a spreadsheet takes it: a whole Fraction as an int, another to 4 decimals.
+    """A number as a spreadsheet takes it: a whole Fraction as an int, another to 2 decimals
+    (the figure the page shows).
 
-    >>> export_number(Fraction(10, 2)), export_number(Fraction(1009, 5)), export_number(None)
-    (5, 201.8, None)
+    >>> export_number(Fraction(10, 2)), export_number(Fraction(317, 3)), export_number(None)
+    (5, 105.67, None)
     """
-    if isinstance(value, Fraction):
-        return int(value) if value.denominator == 1 else round(float(value), 4)
-    return value
+    return export_value(value)
 
 
 def shown(value: object) -> str:
-    """A cell's text: a score as players write it, "" for nothing."""
+    """A cell's HTML: a number as its figure (the exact value on hover), "" for nothing."""
     if value is None:
         return ""
     if isinstance(value, Fraction | int) and not isinstance(value, bool):
-        return score(value)
+        return figure_html(value)
     return escape(value)
 
 

@@ -10,14 +10,34 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import engine
-from scoring.formatting import card_label, contract_label, decimal, score, signed
+from scoring.formatting import (
+    card_label,
+    contract_label,
+    figure,
+    figure_html,
+    score,
+    signed,
+    signed_figure,
+)
 
 register = template.Library()
 
 # The display formats live in scoring.formatting; here they become template filters.
 register.filter("score", score)
 register.filter("signed", signed)
-register.filter("decimal", decimal)
+register.filter("figure", figure)
+register.filter("signed_figure", signed_figure)
+
+
+@register.filter
+def figure_title(value) -> str:
+    """The figure, with the exact value on hover where they differ (formatting.figure_html)."""
+    return figure_html(value)
+
+
+@register.filter
+def signed_figure_title(value) -> str:
+    return figure_html(value, sign=True)
 
 
 @register.filter
@@ -172,11 +192,14 @@ def radios(context, field: BoundField, autofocus: bool = False) -> str:
 
 @register.simple_tag
 def number_input(field: BoundField) -> str:
+    """A count of tricks, bounded as its field is (the talon's 0–2, a player's 0–10)."""
     value = _current(field)
     shown = f' value="{escape(value)}"' if value is not None else ""
+    high = getattr(field.field, "max_value", None)
+    high = 10 if high is None else high
     return mark_safe(
-        f'<input type="number" name="{field.html_name}" id="{field.auto_id}" min="0" max="10" '
-        f'inputmode="numeric"{shown}>'
+        f'<input type="number" name="{field.html_name}" id="{field.auto_id}" min="0" '
+        f'max="{high}" inputmode="numeric"{shown}>'
     )
 
 

@@ -195,9 +195,13 @@ def _download(page: Page, link_text: str) -> list[str]:
 
 
 def _number(text: str) -> Fraction | None:
-    """A cell's number as the page writes it: 12, −3, 1009/5 (empty: None)."""
+    """A cell's exact number: 12, −3, or the 1009/5 on hover of a 201.80 (empty: None)."""
     text = text.strip().replace("\u2212", "-")
     return Fraction(text) if text else None
+
+
+# Each cell's exact value: its title where the figure is rounded (201.80 on 1009/5), else its text.
+EXACT_CELLS = "tds => tds.map(td => td.querySelector('[title]')?.title ?? td.innerText)"
 
 
 # --- the test ----------------------------------------------------------------------------------
@@ -318,7 +322,7 @@ def test_an_organiser_plays_a_whole_small_tournament(live_server, page, artifact
     ]
     names = {pid: name for name, pid in player_ids.items()}
     for line, row in zip(expected.lines, rows.all(), strict=True):
-        cells = row.locator("td").all_inner_texts()
+        cells = row.locator("td").evaluate_all(EXACT_CELLS)
         place, name, *rounds = cells[: 2 + 3 * ROUNDS]
         penalties, total, adjusted, wins, best, opponents = cells[
             2 + 3 * ROUNDS : 2 + 3 * ROUNDS + 6

@@ -153,8 +153,13 @@ def as_text(value, column: str) -> str:
     """A value of an export as the page shows it (in English)."""
     if value is None or value == "":
         return "—" if column == "Rating" else ""
-    if column in {"Average", "Rating"}:
+    if column == "Rating":
         return f"{float(value):.1f}"
+    if isinstance(value, str) and value.lstrip("-").replace(".", "", 1).isdigit():
+        value = float(value)  # a CSV's number
+    if isinstance(value, int | float):  # every figure: whole, or two decimals; a real minus
+        text = str(int(abs(value))) if value == int(value) else f"{abs(value):.2f}"
+        return f"−{text}" if value < 0 else text
     return str(value)
 
 
@@ -313,10 +318,10 @@ def test_the_ranking_links_each_player_to_his_profile_and_lists_the_unranked_apa
 
     assert header == HEADER
     assert rows == [
-        ["1", "Anna", "2", "60", "30.0", "50", "2", "0", "0", "0", "—"],
-        ["2", "Boris", "2", "5", "2.5", "20", "0", "1", "1", "0", "—"],
-        ["3", "Vera", "2", "-25", "-12.5", "5", "0", "1", "1", "0", "—"],
-        ["", "Gleb", "1", "-40", "-40.0", "-40", "0", "0", "0", "1", "—"],
+        ["1", "Anna", "2", "60", "30", "50", "2", "0", "0", "0", "—"],
+        ["2", "Boris", "2", "5", "2.50", "20", "0", "1", "1", "0", "—"],
+        ["3", "Vera", "2", "−25", "−12.50", "5", "0", "1", "1", "0", "—"],
+        ["", "Gleb", "1", "−40", "−40", "−40", "0", "0", "0", "1", "—"],
     ]
     anna = league.club.players.get(name="Anna")
     assert f'<a href="/c/sochi/players/{anna.pk}/">Anna</a>' in text
@@ -363,12 +368,29 @@ def test_the_page_follows_a_corrected_pulka_at_once(as_persona, club_a):
     assert after["Boris"] == str(pulka.result_cache.get(player__name="Boris").result_rounded)
 
 
-@pytest.mark.parametrize(("value", "shown"), [(2.96, "3.0"), (-2.96, "-3.0"), (860.16, "860.2")])
-def test_averages_and_ratings_are_rounded_like_the_exports_not_cut(league, value, shown):
+@pytest.mark.parametrize(
+    ("value", "shown", "exported"),
+    [
+        (2.956, "2.96", 2.96),
+        (-2.956, "−2.96", -2.96),
+        (860.164, "860.16", 860.16),
+        (8 / 3, "2.67", 2.67),
+        (30.0, "30", 30),
+    ],
+)
+def test_averages_read_as_every_figure_and_export_as_shown(league, value, shown, exported):
     table = StandingTable((), league=league, names={})
 
     assert table.render_average(value) == shown
-    assert str(table.value_average(value)) == shown
+    assert table.value_average(value) == exported
+
+
+@pytest.mark.parametrize(("value", "shown"), [(2.96, "3.0"), (860.16, "860.2")])
+def test_ratings_are_rounded_like_the_exports_not_cut(league, value, shown):
+    table = StandingTable((), league=league, names={})
+
+    assert table.render_rating(value) == shown
+    assert str(table.value_rating(value)) == shown
 
 
 def _names(text: str) -> list[str]:

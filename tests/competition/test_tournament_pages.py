@@ -14,6 +14,7 @@ from django.urls import reverse
 from club.models import Player, Role
 from competition.models import Entry, EntryStatus, Penalty, Round, RoundState, Tournament
 from competition.templatetags.tournament_format import total as points
+from competition.templatetags.tournament_format import total_title
 from competition.tournament import selectors, services
 from scoring import engine
 from scoring.models import Evening
@@ -321,7 +322,7 @@ def test_the_home_says_the_rules_the_entries_the_rounds_and_the_standings(as_per
     assert "not drawn yet" in text  # round 3
     leader = standings.lines[0]
     assert f"<td>{names[leader.player]}</td>" in text
-    assert f'<td class="num">{points(leader.score)}</td>' in text
+    assert f'<td class="num">{total_title(leader.score)}</td>' in text
 
 
 def test_the_home_shows_the_first_ten_of_the_standings(as_persona, club_a):
@@ -349,8 +350,9 @@ def test_the_home_links_to_the_pages_for_the_players_when_they_exist(as_persona,
 
 
 def test_scores_are_written_as_the_standings_write_them():
-    assert points(Fraction(415, 2)) == "207.5"
-    assert points(Fraction(-40, 3)) == "−13.3"
+    assert points(Fraction(415, 2)) == "207.50"
+    assert points(Fraction(-40, 3)) == "−13.33"
+    assert total_title(Fraction(-40, 3)) == '<span title="−40/3">−13.33</span>'
     assert points(Fraction(12)) == "12"
     assert points(-3) == "−3"
 
@@ -456,7 +458,7 @@ def test_a_late_entry_plays_from_the_next_round(as_persona, cup):
     )
 
     text = assert_fragment(response, "entries")
-    assert "They play from round 2." in text
+    assert "1 player entered, from round 2." in text
     assert "from round 2" in text.split("<td>Olha</td>")[1]
     assert Entry.objects.get(tournament=cup, player__name="Olha").first_round == 2
 

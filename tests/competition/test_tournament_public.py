@@ -496,6 +496,34 @@ def test_a_long_tournament_pages_both_lists_in_turn(as_persona, club_a):
 
 
 @pytest.mark.django_db
+def test_once_the_last_round_is_confirmed_the_projector_shows_the_final_standings_alone(
+    as_persona, club_a
+):
+    tournament = spring_cup(club_a, round_count=2)
+    play_round(published(tournament), deals=1)
+    play_round(published(tournament), deals=1)
+    tournament.refresh_from_db()
+    assert tournament.finished_at is not None
+    names = selectors.names(tournament)
+    read = selectors.standings(tournament)
+    client = as_persona("player")
+
+    seen, page = [], 0
+    for _ in range(4):
+        text = html(client.get(screen_url(tournament, page), headers=HTMX))
+        seen.append(slide_of(text))
+        assert 'id="final-standings"' in text
+        assert "seating" not in text.split('id="screen"', 1)[1].split("</header>")[0]
+        assert re.findall(r'<th scope="row">([^<]+)</th>', text) == [
+            names[line.player] for line in read.lines
+        ]
+        page = next_page(text)
+
+    assert seen == [("standings", 1)] * 4
+    assert 'data-player="' not in text
+
+
+@pytest.mark.django_db
 def test_before_any_round_the_projector_waits(as_persona, club_a):
     tournament = spring_cup(club_a)
     services.round_draft(tournament=tournament)
@@ -604,7 +632,9 @@ def test_under_caps_the_profile_shows_the_whists_and_what_they_count(as_persona,
     assert read.rounds[0].whists == played
     assert read.rounds[0].score == counted
     assert f">{signed(played)}</td>" in section
-    assert f">{signed_total(counted)}</td>" in section
+    shown = f">{signed_total(counted)}</span></td>" if counted.denominator > 1 else ""
+    assert shown in section
+    assert f'<span title="{signed(counted)}">{signed_total(counted)}</span>' in section
 
 
 @pytest.mark.django_db
@@ -712,13 +742,15 @@ def test_a_tournament_under_another_public_clubs_address_is_not_found(client, op
     [
         (Fraction(12), "12", "12"),
         (Fraction(-3), "−3", "−3"),
-        (Fraction(617, 5), "123.4", "123,4"),
-        (Fraction(-5, 2), "−2.5", "−2,5"),
-        (Fraction(-1, 100), "0.0", "0,0"),  # rounded to nothing: no minus sign
+        (Fraction(617, 5), "123.40", "123,40"),
+        (Fraction(317, 3), "105.67", "105,67"),
+        (Fraction(-64, 3), "−21.33", "−21,33"),
+        (Fraction(-5, 2), "−2.50", "−2,50"),
+        (Fraction(-1, 1000), "0.00", "0,00"),  # rounded to nothing: no minus sign
         (None, "", ""),
     ],
 )
-def test_a_total_reads_whole_or_to_one_decimal_in_the_users_locale(value, english, ukrainian):
+def test_a_total_reads_whole_or_to_two_decimals_in_the_users_locale(value, english, ukrainian):
     with translation.override("en"):
         assert total_text(value) == english
     with translation.override("uk"):
@@ -727,7 +759,13 @@ def test_a_total_reads_whole_or_to_one_decimal_in_the_users_locale(value, englis
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(Fraction(7), "+7"), (Fraction(0), "0"), (Fraction(1, 100), "0.0"), (Fraction(-7), "−7")],
+    [
+        (Fraction(7), "+7"),
+        (Fraction(0), "0"),
+        (Fraction(1, 1000), "0.00"),
+        (Fraction(1, 100), "+0.01"),
+        (Fraction(-7), "−7"),
+    ],
 )
 def test_a_signed_total_shows_plus_only_above_zero(value, text):
     assert signed_total(value) == text

@@ -156,11 +156,16 @@ def _screen_lines(table, names: dict[int, str], last: int | None) -> list[Screen
 @require_safe
 def tournament_screen(request: HttpRequest, club_slug: str, tournament_id: int) -> HttpResponse:
     """The projector: the current round's seating and the standings in turn, a slide every
-    REFRESH_SECONDS (?page is the step; htmx fetches the next slide, the page polls itself)."""
+    REFRESH_SECONDS (?page is the step; htmx fetches the next slide, the page polls itself);
+    the final standings alone once the tournament is over."""
     access = get_club_for_user(request, club_slug)
     tournament = selectors.tournament_for_club(access.club, tournament_id)
     shown = selectors.current_round(selectors.shown_rounds(tournament))
-    seating = _pages(selectors.seat_lines(shown) if shown is not None else [], SEATS_PER_SLIDE)
+    # Once the last round is confirmed (the tournament is over) nobody looks for a seat any
+    # more: the room sees the final standings alone.
+    final = tournament.finished_at is not None
+    seated = selectors.seat_lines(shown) if shown is not None and not final else []
+    seating = _pages(seated, SEATS_PER_SLIDE)
     read = selectors.results(tournament)
     last = read.rounds[-1] if read.rounds else None
     lines = _screen_lines(selectors.standings_from(tournament, read), read.names, last)
@@ -178,6 +183,7 @@ def tournament_screen(request: HttpRequest, club_slug: str, tournament_id: int) 
         long_names=any(len(line.name) > LONG_NAME for line in seats),
         standings=standings[slide.page] if slide.kind == "standings" else (),
         after=last,
+        final=final,
         next_url=f"{url}?page={slide.next}",
         refresh=REFRESH_SECONDS,
     )

@@ -269,6 +269,31 @@ def test_teammates_and_club_mates_sit_apart_when_they_can():
         assert not [w for w in warnings(s, entrants=players) if w.code != "met_before"]
 
 
+def test_round_one_parts_teammates_by_a_swap_across_strata_when_one_within_cannot():
+    # 7 players at a table of 4 and one of 3: 7 is the only one of the last stratum (he must
+    # sit at the table of 4), and 6, his teammate, was dealt there too. Swapping 6 with 5, the
+    # other of his stratum, only brings 5 to his own teammate 1; swapping 7 with 3 parts
+    # everyone, at the price of two of one stratum at a table.
+    teams = {1: "Z", 2: "X", 4: "X", 5: "Z", 6: "Y", 7: "Y"}
+    players = [Entrant(id, rating=2000 - 10 * id, team=teams.get(id)) for id in range(1, 8)]
+
+    first = seat_round(players, round=1, seed=134, method=Method.RATING)
+
+    assert "teammates_together" not in codes(warnings(first, entrants=players))
+    assert [sorted(t.seats) for t in first.tables] == [[1, 3, 4, 6], [2, 5, 7]]
+
+
+def test_round_one_keeps_the_strong_spread_when_teammates_need_no_swap_across_strata():
+    teams = {1: "A", 5: "A", 9: "A", 2: "B", 6: "B", 10: "B"}
+    players = [Entrant(id, rating=2000 - id, team=teams.get(id)) for id in range(1, 13)]
+
+    first = seat_round(players, round=1, seed=3, method=Method.RATING)
+
+    assert "teammates_together" not in codes(warnings(first, entrants=players))
+    for table in first.tables:  # one of each stratum a table: 1-3, 4-6, 7-9, 10-12
+        assert sorted((player - 1) // 3 for player in table.seats) == [0, 1, 2, 3]
+
+
 def test_teammates_share_a_table_only_when_nothing_else_is_possible():
     players = entrants(5, team="Aces") + entrants(3, start=6)  # 8 players: two tables
 
