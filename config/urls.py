@@ -17,6 +17,7 @@ from config import views as site_views
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("healthz", site_views.healthz, name="healthz"),
+    path("favicon.ico", site_views.favicon, name="favicon"),
     # allauth's pages under their old names too: every "log in" link and LOGIN_URL say these.
     path("accounts/login/", account_views.login, name="login"),
     path("accounts/logout/", account_views.logout, name="logout"),
@@ -31,3 +32,8 @@ urlpatterns = [
 
 # allauth answers its rate limits with ROOT_URLCONF.handler429.
 handler429 = site_views.too_many_requests
+# The error pages in the site's layout and the visitor's language (config/views.py).
+handler400 = site_views.bad_request
+handler403 = site_views.permission_denied
+handler404 = site_views.page_not_found
+handler500 = site_views.server_error

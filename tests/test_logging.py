@@ -5,7 +5,7 @@ import logging
 
 import pytest
 from django.http import HttpRequest
-from django.urls import path
+from django.urls import include, path
 
 from config.log import RequestContextFilter
 
@@ -16,7 +16,8 @@ def boom(request: HttpRequest):
     raise RuntimeError("the view failed")
 
 
-urlpatterns = [path("boom/", boom)]
+# The site's URLs beside /boom/: its 500 page links home.
+urlpatterns = [path("boom/", boom), path("", include("config.urls"))]
 
 
 @pytest.fixture

@@ -60,18 +60,20 @@ def make_invitation(
 
 
 def assert_not_found(response: HttpResponse, *hidden: str) -> None:
-    """Django's plain 404 page, and none of `hidden` (what the page would have shown)."""
+    """The site's 404 page (or its htmx message), and none of `hidden` (what the page would
+    have shown)."""
     text = html(response)
     assert response.status_code == 404, text[:500]
-    assert "<h1>Not Found</h1>" in text
+    assert 'id="error-404"' in text
     assert [word for word in hidden if word in text] == []
 
 
 def assert_forbidden(response: HttpResponse, *hidden: str) -> None:
-    """Django's plain 403 page, and none of `hidden` (what the page would have shown)."""
+    """The site's 403 page (or its htmx message), and none of `hidden` (what the page would
+    have shown)."""
     text = html(response)
     assert response.status_code == 403, text[:500]
-    assert "<h1>403 Forbidden</h1>" in text
+    assert 'id="error-403"' in text
     assert [word for word in hidden if word in text] == []
 
 

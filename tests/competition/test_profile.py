@@ -392,3 +392,21 @@ def test_the_query_count_does_not_grow_with_the_pulkas(as_persona, club_a):
     assert _count_queries(client, url(vera)) == few
     assert _count_queries(client, url(vera), headers=HTMX) == few_fragment
     assert few_fragment < few
+
+
+@pytest.mark.parametrize("language", ["uk", "en"])
+def test_every_negative_figure_on_the_profile_has_a_real_minus(as_persona, club_a, language):
+    play_finished(make_evening(club_a, date=datetime.date(2024, 1, 5)), ("Anna", "Vera", "Boris"))
+    play_finished(make_evening(club_a, date=datetime.date(2024, 1, 12)), ("Anna", "Vera", "Boris"))
+    vera = Player.objects.get(club=club_a, name="Vera")  # −8, then −16 in all
+    evening = make_evening(club_a, date=datetime.date(2024, 1, 19))
+    make_cache(make_pulka(evening, names=("Vera", "Anna", "Boris")), vera, result="-23/3", place=3)
+
+    text = html(as_persona("player").get(url(vera), headers={"accept-language": language}))
+
+    assert "−8" in text and "−16" in text
+    # No figure with a hyphen for its minus, anywhere a person reads (text or chart labels).
+    readable = re.sub(r"<[^>]*>", " ", text.split("<main", 1)[1])
+    assert not re.findall(r"(?<![\w\-])-\s?\d", readable)
+    if language == "uk":  # and the decimals in the reader's own way
+        assert not re.findall(r"(?<![\d.])\d+\.\d+(?![\d.])", readable)
