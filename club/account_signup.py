@@ -9,9 +9,15 @@ claimant's account.
 Sign-up answers the same page whether or not the address is taken (allauth's enumeration
 prevention); here it also does the same work, hashing the typed password in both cases, so
 that its timing does not tell either.
+
+Every allauth form the site shows carries the site's own labels (OwnWords): allauth's uk and
+ru catalogs leave "Email" in English, write labels in Title Case, and Django's uk catalog
+says "email" in the middle of a Ukrainian sentence; our msgids are in our catalogs.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from allauth.account import forms as allauth_forms
 from allauth.account.adapter import get_adapter
@@ -20,6 +26,8 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.http import HttpRequest
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from club.selectors import address_owners
 
@@ -36,7 +44,54 @@ def claims(email: str, *, besides: AbstractBaseUser | None = None):
     return rows.exclude(user=besides) if besides is not None else rows
 
 
-class SignupForm(allauth_forms.SignupForm):
+PASSWORD_RULES = _(
+    "At least 8 characters, not only digits, not a common password, and not like your name "
+    "or address."
+)
+
+
+class OwnWords:
+    """The site's labels on an allauth form: `labels` by field name; no placeholder repeats
+    a label, and a mistyped address is refused in the reader's words."""
+
+    labels: ClassVar[dict[str, Promise]] = {}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name, label in self.labels.items():
+            if name in self.fields:
+                self.fields[name].label = label
+        for name, field in self.fields.items():
+            field.widget.attrs.pop("placeholder", None)
+            if name == "email":
+                field.error_messages["invalid"] = _(
+                    "Enter an e-mail address like name@example.org."
+                )
+            if name == "password1":
+                field.help_text = PASSWORD_RULES
+
+
+NEW_PASSWORD = {
+    "password1": _("New password"),
+    "password2": _("New password again"),
+}
+
+
+class LoginForm(OwnWords, allauth_forms.LoginForm):
+    labels: ClassVar[dict[str, Promise]] = {
+        "login": _("E-mail address or username"),
+        "password": _("Password"),
+        "remember": _("Stay logged in on this device"),
+    }
+
+
+class SignupForm(OwnWords, allauth_forms.SignupForm):
+    labels: ClassVar[dict[str, Promise]] = {
+        "email": _("E-mail address"),
+        "password1": _("Password"),
+        "password2": _("Password again"),
+    }
+
     def validate_unique_email(self, value: str) -> str:
         if not is_owned(value):
             # Free, or only claimed by someone who never confirmed it: the typist's to take.
@@ -57,9 +112,34 @@ class SignupForm(allauth_forms.SignupForm):
         return user
 
 
-class ResetPasswordForm(allauth_forms.ResetPasswordForm):
+class ResetPasswordForm(OwnWords, allauth_forms.ResetPasswordForm):
+    labels: ClassVar[dict[str, Promise]] = {"email": _("E-mail address")}
+
     def clean_email(self) -> str:
         email = super().clean_email()
         owners = set(address_owners(email).values_list("pk", flat=True))
         self.users = [user for user in self.users if user.pk in owners]
         return email
+
+
+class ResetPasswordKeyForm(OwnWords, allauth_forms.ResetPasswordKeyForm):
+    labels: ClassVar[dict[str, Promise]] = NEW_PASSWORD
+
+
+class ChangePasswordForm(OwnWords, allauth_forms.ChangePasswordForm):
+    labels: ClassVar[dict[str, Promise]] = {
+        "oldpassword": _("Current password"),
+        **NEW_PASSWORD,
+    }
+
+
+class SetPasswordForm(OwnWords, allauth_forms.SetPasswordForm):
+    labels: ClassVar[dict[str, Promise]] = NEW_PASSWORD
+
+
+class ReauthenticateForm(OwnWords, allauth_forms.ReauthenticateForm):
+    labels: ClassVar[dict[str, Promise]] = {"password": _("Password")}
+
+
+class AddEmailForm(OwnWords, allauth_forms.AddEmailForm):
+    labels: ClassVar[dict[str, Promise]] = {"email": _("New e-mail address")}

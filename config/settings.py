@@ -261,8 +261,17 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "club.account_forms.SignupForm"
 ACCOUNT_ADAPTER = "club.account_adapter.AccountAdapter"
 ACCOUNT_FORMS = {
-    "signup": "club.account_signup.SignupForm",
-    "reset_password": "club.account_signup.ResetPasswordForm",
+    name: f"club.account_signup.{form}"
+    for name, form in {
+        "login": "LoginForm",
+        "signup": "SignupForm",
+        "reset_password": "ResetPasswordForm",
+        "reset_password_from_key": "ResetPasswordKeyForm",
+        "change_password": "ChangePasswordForm",
+        "set_password": "SetPasswordForm",
+        "reauthenticate": "ReauthenticateForm",
+        "add_email": "AddEmailForm",
+    }.items()
 }
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True  # one address per account; a new one replaces it once confirmed
@@ -274,7 +283,6 @@ if ACCOUNT_EMAIL_VERIFICATION not in {"mandatory", "optional"}:
         "ACCOUNT_EMAIL_VERIFICATION must be mandatory or optional, "
         f"not {ACCOUNT_EMAIL_VERIFICATION!r}"
     )
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Pulka] "
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 # The reset page answers the same whether the address has an account or not (no
@@ -359,6 +367,8 @@ SECURE = not DEBUG and not TESTING
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", SECURE)
 SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", SECURE)
 CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", SECURE)
+# A refused CSRF token gets the site's 403 page, which says to reload the page and send again.
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 31536000 if SECURE else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE)
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", SECURE)

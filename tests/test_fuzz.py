@@ -316,6 +316,7 @@ DEAL_FIELDS = ("kind", "talon", "version", "call_1", "tricks_3", "level", "suit"
 SPECS: dict[str, Spec] = {
     "home": Spec(get=("page", "next")),
     "healthz": Spec(get=("v",)),
+    "favicon": Spec(get=("v",)),
     "club:account": Spec(post={"name": "Olena Kovalenko", "language": "uk"}),
     "club:account-delete": Spec(post={"password": PASSWORD}),
     "club:create": Spec(
@@ -323,12 +324,20 @@ SPECS: dict[str, Spec] = {
         post={"name": "Новий клуб", "slug": "", "city": "Kyiv", "is_public": "on"},
         extra=("slug_suggested",),
     ),
-    "club:settings": Spec(post={"name": "Sochi Club", "city": "Lviv", "is_public": "on"}),
+    "club:settings": Spec(
+        post={
+            "name": "Sochi Club",
+            "city": "Lviv",
+            "is_public": "on",
+            "whist_price": "0,50",
+            "currency": "UAH",
+        }
+    ),
     "club:members": Spec(post={"to": "bohdan", "role": "player"}),
     "club:member-update": Spec(post={"role": "player"}, extra=("remove",)),
-    "club:players": Spec(post={"name": "Ivan"}),
+    "club:players": Spec(post={"name": "Ivan\nOksana\nivan"}),
     "club:player-edit": Spec(
-        post={"name": "Gleb", "invite": "", "is_active": "on"}, extra=("unlink",)
+        post={"name": "Gleb", "invite": "", "is_active": "on"}, extra=("unlink", "member")
     ),
     "club:invitations": Spec(
         post={"role": "player", "player": "", "valid_days": "7", "max_uses": "1"}
@@ -354,7 +363,10 @@ SPECS: dict[str, Spec] = {
     "scoring:deal-form": Spec(get=tuple(deal_post()) + DEAL_FIELDS),
     "scoring:deal-create": Spec(post="deal", extra=DEAL_FIELDS),
     "scoring:deal-edit": Spec(get=tuple(deal_post()) + DEAL_FIELDS, post="deal", extra=DEAL_FIELDS),
-    "scoring:deal-delete": Spec(post={"version": "1"}),
+    "scoring:deal-delete": Spec(post={"version": "1"}, extra=("reason",)),
+    "scoring:deal-insert": Spec(
+        get=tuple(deal_post()) + DEAL_FIELDS, post="deal", extra=(*DEAL_FIELDS, "reason")
+    ),
     "scoring:pulka-history": Spec(get=("deal",)),
     "scoring:pulka-rules": Spec(post="rules", extra=("rules-apply_preset",)),
     "scoring:pulka-finish": Spec(post={}),
@@ -364,6 +376,8 @@ SPECS: dict[str, Spec] = {
     "scoring:pulka-drawing": Spec(get=("v",)),
     "scoring:pulka-export": Spec(get=("v",)),
     "scoring:sheet-export": Spec(get=("v",)),
+    "scoring:pulka-print": Spec(get=("v",)),
+    "scoring:evening-print": Spec(get=("v",)),
     "scoring:pulka-import": Spec(post={}, file=True),
     "competition:ratings-help": Spec(get=("whists",)),
     "competition:background": Spec(post="restart"),
@@ -384,7 +398,9 @@ SPECS: dict[str, Spec] = {
     "competition:tournament-detail": Spec(),
     "competition:tournament-edit": Spec(post="tournament", extra=("rules-apply_preset",)),
     "competition:tournament-entries": Spec(
-        get=("page",), post={"names": "Olha\nPetro", "team": "Aces"}
+        get=("page", "find"),
+        post={"names": "Olha\nPetro\nJacks: Ivan, Oksana", "team": "Aces"},
+        extra=("picked",),
     ),
     "competition:entry-withdraw": Spec(post={}),
     "competition:entry-restore": Spec(post={}),

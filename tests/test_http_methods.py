@@ -103,6 +103,7 @@ def test_head_is_served_wherever_get_is():
     [
         ("home", ["GET", "HEAD"]),
         ("healthz", ["GET", "HEAD"]),
+        ("favicon", ["GET", "HEAD"]),
         ("set_language", ["POST"]),
         ("club:members", ["GET", "HEAD", "POST"]),
         ("club:invitation-revoke", ["POST"]),
@@ -110,6 +111,7 @@ def test_head_is_served_wherever_get_is():
         ("scoring:pulka-live", ["GET", "HEAD"]),
         ("scoring:pulka-finish", ["POST"]),
         ("scoring:deal-delete", ["GET", "HEAD", "POST"]),
+        ("scoring:deal-insert", ["GET", "HEAD", "POST"]),
         ("competition:player-detail", ["GET", "HEAD"]),
         ("competition:club-backup", ["POST"]),
         ("competition:entry-team", ["POST"]),

@@ -53,7 +53,7 @@ def test_signing_up_sends_a_confirmation_and_the_link_logs_in(client):
     assert not EmailAddress.objects.get(user=user).verified
     (message,) = mail.outbox
     assert message.to == ["oksana@example.org"]
-    assert message.subject == "[Pulka] Please Confirm Your Email Address"
+    assert message.subject == "[Pulka] Confirm your e-mail address"
 
     confirm = link_in(message)
     page = client.get(confirm)
@@ -142,7 +142,7 @@ def test_the_sign_up_mail_speaks_the_visitors_language(client):
     sign_up(client, language="uk")
 
     (message,) = mail.outbox
-    assert message.subject == "[Pulka] Будь Ласка, Підтвердіть Вашу Адресу Електронної Пошти"
+    assert message.subject == "[Pulka] Підтвердьте адресу електронної пошти"
     assert "Ви отримали цей лист" in message.body
 
 
@@ -154,7 +154,7 @@ def test_a_bad_sign_up_is_refused_with_reasons_and_saves_nothing(client):
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Enter a valid email address." in html
+    assert "Enter an e-mail address like name@example.org." in html
     assert "at most 150 characters" in html
     assert not get_user_model().objects.exists()
     assert not mail.outbox
@@ -231,7 +231,7 @@ def test_the_reset_page_says_the_same_for_a_known_and_an_unknown_address(client)
     assert known.status_code == unknown.status_code == 302
     assert known["Location"] == unknown["Location"] == "/accounts/password/reset/done/"
     done = client.get(known["Location"]).content.decode()
-    assert "We have sent you an email" in done
+    assert "We have sent you a mail with a link to set a new password." in done
     # Both addresses get a mail, so not even the mail traffic tells them apart.
     assert [m.to for m in mail.outbox] == [["anna@example.org"], ["nobody@example.org"]]
     assert "/accounts/password/reset/key/" in mail.outbox[0].body
@@ -359,12 +359,13 @@ def test_a_forged_confirmation_link_gets_a_clear_page(client):
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert "This email confirmation link expired or is invalid." in html
+    assert "This confirmation link is out of date or wrong." in html
     assert_site_page_without_inline_code(html)
 
 
 @pytest.mark.parametrize(
-    ("language", "words"), [("uk", "Зареєструватись"), ("ru", "Зарегистрируйтесь")]
+    ("language", "words"),
+    [("uk", "Вже маєте обліковий запис?"), ("ru", "Уже есть учётная запись?")],
 )
 def test_the_sign_up_page_speaks_the_visitors_language(client, language, words):
     html = client.get(SIGNUP, headers={"accept-language": language}).content.decode()
