@@ -404,7 +404,8 @@ def test_every_negative_figure_on_the_profile_has_a_real_minus(as_persona, club_
 
     text = html(as_persona("player").get(url(vera), headers={"accept-language": language}))
 
-    assert "−8" in text and "−16" in text
+    assert "−8" in text
+    assert "−16" in text
     # No figure with a hyphen for its minus, anywhere a person reads (text or chart labels).
     readable = re.sub(r"<[^>]*>", " ", text.split("<main", 1)[1])
     assert not re.findall(r"(?<![\w\-])-\s?\d", readable)
