@@ -503,17 +503,7 @@ def deal_record(
     new = _parse_deal(data, next_number)
     sheet = _replay(pulka, names, [*deals, new])
     user = _user(entered_by)
-    now = timezone.now()
-    deal = Deal(
-        pulka=pulka,
-        number=next_number,
-        entered_by=user,
-        entered_at=now,
-        changed_by=user,
-        changed_at=now,
-        entry_key=entry_key,
-    )
-    deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
+    deal = _new_deal(pulka, next_number, data, names, user, entry_key=entry_key)
     deal.dealer = names.index(sheet.snapshots[-1].dealer)
     try:
         deal.save()
@@ -529,7 +519,7 @@ def deal_record(
         action=RevisionAction.CREATED,
         after=deal.to_pulka_dict(names),
         user=user,
-        at=now,
+        at=deal.entered_at,
         reason=reason,
     )
     pulka.version += 1
@@ -723,6 +713,29 @@ def deal_delete(
     return sheet
 
 
+def _new_deal(
+    pulka: Pulka,
+    number: int,
+    data: dict,
+    names: list[str],
+    user: AbstractBaseUser | None,
+    entry_key: uuid.UUID | None = None,
+) -> Deal:
+    """A deal as entered now by `user` (not saved yet)."""
+    now = timezone.now()
+    deal = Deal(
+        pulka=pulka,
+        number=number,
+        entered_by=user,
+        entered_at=now,
+        changed_by=user,
+        changed_at=now,
+        entry_key=entry_key,
+    )
+    deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
+    return deal
+
+
 @transaction.atomic
 def deal_insert(
     *,
@@ -758,20 +771,11 @@ def deal_insert(
     later = [d.to_engine(names) for d in deals if d.number >= before]
     sheet = _replay(locked, names, [*earlier, new, *later], _after_insertion(before))
     user = _user(inserted_by)
-    now = timezone.now()
     # Two steps keep deal numbers unique at every row: shift out of range, then back, one on.
     shift = 1_000_000
     Deal.objects.filter(pulka=locked, number__gte=before).update(number=F("number") + shift)
     Deal.objects.filter(pulka=locked, number__gt=shift).update(number=F("number") - shift + 1)
-    deal = Deal(
-        pulka=locked,
-        number=before,
-        entered_by=user,
-        entered_at=now,
-        changed_by=user,
-        changed_at=now,
-    )
-    deal.set_from_pulka_dict(data, {name: i for i, name in enumerate(names)})
+    deal = _new_deal(locked, before, data, names, user)
     deal.save()
     DealRevision.objects.create(
         pulka=locked,
@@ -780,7 +784,7 @@ def deal_insert(
         action=RevisionAction.INSERTED,
         after=deal.to_pulka_dict(names),
         user=user,
-        at=now,
+        at=deal.entered_at,
         reason=reason,
     )
     changed = _settle_status(
