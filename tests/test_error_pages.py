@@ -1,7 +1,8 @@
-"""The error pages: 400, 403 (and a refused CSRF token), 404 and 500 in the site's layout and
-the visitor's language, saying what happened, with the way back: home, and the club of the
-URL when the visitor may see it. A 404 never tells whether a private club exists. An htmx
-request gets the message alone, which static/js/errors.js shows where it was clicked.
+"""The error pages: 400, 403 (and a refused CSRF token), 404, 429 and 500 in the site's layout
+and the visitor's language, saying what happened, with the way back: home, and the club of the
+URL when the visitor may see it. A 404 never tells whether a private club exists. The 500 page
+is served with the database and the cache both gone. An htmx request gets the message alone,
+which static/js/errors.js shows where it was clicked.
 
 The pages are rendered as in production, with DEBUG off (Django's debug pages otherwise).
 """
@@ -9,6 +10,9 @@ The pages are rendered as in production, with DEBUG off (Django's debug pages ot
 from __future__ import annotations
 
 import pytest
+from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
+from django.db import OperationalError, connection
 from django.test import Client, RequestFactory
 from django.urls import include, path
 from django.utils import translation
@@ -26,9 +30,32 @@ def boom(request):
     raise RuntimeError("the server failed")
 
 
+def database_gone(request):
+    raise OperationalError("connection to server at 127.0.0.1, port 5432 failed: refused")
+
+
 # This module is the URLconf of the tests that need a view that fails: the site's URLs, the
-# site's error handlers, and /boom/.
-urlpatterns = [path("boom/", boom), path("", include("config.urls"))]
+# site's error handlers, /boom/ and /boom/database/.
+urlpatterns = [
+    path("boom/", boom),
+    path("boom/database/", database_gone),
+    path("", include("config.urls")),
+]
+
+
+class UnreachableCache(BaseCache):
+    """A cache whose server is gone: every call fails, as a refused Redis's does."""
+
+    def __init__(self, location: str, params: dict) -> None:
+        super().__init__(params)
+
+    def _gone(self, *args, **kwargs):
+        raise ConnectionError("the cache server refused the connection")
+
+    add = get = set = touch = delete = clear = has_key = incr = _gone
+    get_many = set_many = delete_many = get_or_set = _gone
+
+
 handler400 = site_views.bad_request
 handler403 = site_views.permission_denied
 handler404 = site_views.page_not_found
@@ -170,6 +197,55 @@ def test_the_500_page_needs_no_session_no_user_and_no_query(django_assert_num_qu
     assert '<html lang="uk">' in text
     assert 'id="error-500"' in text
     assert 'class="lang-switch' not in text  # no token to send it with
+
+
+@pytest.mark.parametrize("language", ["uk", "en"])
+def test_the_500_page_is_served_with_the_database_and_the_cache_gone(
+    settings, django_db_blocker, language
+):
+    settings.ROOT_URLCONF = __name__
+    settings.CACHES = {"default": {"BACKEND": f"{__name__}.UnreachableCache"}}
+    client = client_in(language, raise_request_exception=False)
+
+    with django_db_blocker.block():
+        # Both are really gone: a query or a cache call fails here.
+        with pytest.raises(RuntimeError, match="Database access not allowed"):
+            connection.cursor()
+        with pytest.raises(ConnectionError):
+            caches["default"].get("anything")
+        response = client.get("/boom/database/")
+        fragment = client.get("/boom/database/", headers=HTMX)
+
+    text = page(response, 500, language)
+    assert in_language(language, "Something went wrong") in text
+    assert "OperationalError" not in text
+    assert "5432" not in text
+    assert fragment.status_code == 500
+    assert fragment.content.decode().startswith('<p class="error-message" id="error-500">')
+    assert in_language(language, "The site failed to answer. Try again in a minute.") in (
+        fragment.content.decode()
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_too_many_requests_is_a_page_of_the_site_in_the_visitors_language(language):
+    client = client_in(language)
+    address = {"REMOTE_ADDR": "198.51.100.29"}
+    for n in range(30):
+        client.post("/accounts/login/", {"login": f"guess{n}", "password": "x"}, **address)
+
+    response = client.post("/accounts/login/", {"login": "again", "password": "x"}, **address)
+
+    text = response.content.decode()
+    assert response.status_code == 429, text[:300]
+    assert f'<html lang="{language}">' in text
+    assert 'class="site-header"' in text
+    assert 'class="site-footer"' in text
+    assert 'id="too-many-requests"' in text
+    assert in_language(language, "Too many requests") in text
+    assert 'href="/" id="error-home-link"' in text
+    assert in_language(language, "Back to the home page") in text
+    assert 'id="error-club-link"' not in text
 
 
 # --- htmx: the message alone, for static/js/errors.js ------------------------------------
