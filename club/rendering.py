@@ -9,7 +9,8 @@ club page shows.
   with htmx the updated fragment says it, or the browser is sent on by HX-Redirect
   (never a 302 to htmx, which would swap the next page into the fragment's place).
 - poll_answer: a spectator's poll holding version ?v=: 204 while nothing changed, else the
-  fragment (nothing_changed is that 204, for a poll answered before the page is read).
+  fragment (nothing_changed is that 204, for a poll answered before the page is read);
+  shared_poll / private_poll: the HTTP caching a poll's answer allows.
 - club_context: the club (the page header) and the visitor's access, plus the page's own.
 """
 
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 if TYPE_CHECKING:
@@ -106,6 +107,34 @@ def poll_answer(
     if request.GET.get("v") == version:
         return nothing_changed()
     return fragment()
+
+
+# A public poll's answer is the same for every visitor without a session: a reverse proxy
+# keeps it a second and serves it to all of them (nginx's proxy_cache_lock lets one request
+# through), so a pulka with ten thousand spectators costs the app about one poll a second;
+# while it asks again, the proxy may answer from the last one (stale-while-revalidate).
+SHARED_MAX_AGE = 1
+SHARED_STALE = 2
+
+
+def shared_poll(response: HttpResponse, etag: str | None) -> HttpResponse:
+    """A poll's answer any cache may keep and share (a public club, no session): its ETag
+    lets the proxy ask again with If-None-Match and get a 304."""
+    patch_cache_control(
+        response, public=True, max_age=SHARED_MAX_AGE, stale_while_revalidate=SHARED_STALE
+    )
+    if etag:
+        response.headers.setdefault("ETag", etag)
+    patch_vary_headers(response, ["HX-Request", "Accept-Language"])
+    return response
+
+
+def private_poll(response: HttpResponse) -> HttpResponse:
+    """A poll's answer for one visitor's eyes (a private club, a member's names, a
+    secretary's controls): no shared cache keeps it, the browser asks again each time."""
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["HX-Request", "Cookie"])
+    return response
 
 
 def club_context(access: ClubAccess, **extra: Any) -> dict[str, Any]:

@@ -12,9 +12,12 @@ import copy
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods, require_safe
 
 from club import selectors as club_selectors
@@ -26,14 +29,15 @@ from club.rendering import (
     club_context,
     is_poll,
     nothing_changed,
-    poll_answer,
+    private_poll,
     render_fragment,
     render_page,
     wants_fragment,
 )
 from scoring import live, selectors, services
-from scoring.access import poll_unchanged
+from scoring.access import PUBLIC, poll_unchanged, public_access, public_answer, public_poll
 from scoring.forms import EveningForm, PulkaCreateForm, PulkaImportForm, RulesForm
+from scoring.models import Evening
 from scoring.services import ScoringError
 
 EVENINGS_PER_PAGE = 20
@@ -58,27 +62,55 @@ def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 
 @require_safe
+@gzip_page
 def club_running(request: HttpRequest, club_slug: str) -> HttpResponse:
     """The club's running tables, for the club page's poll: 204 while nothing changed.
 
-    An unchanged poll costs what poll_unchanged says: a public club's at most one query.
+    An unchanged poll costs what poll_unchanged says: a public club's at most one query. A
+    public poll with no session gets an answer any cache may share (see scoring.views
+    pulka_live); a change is rendered once per token, language and audience.
     """
     held = request.GET.get("v", "")
+    keys = live.club_keys(club_slug)
     read = lambda user: selectors.club_live_state(user, club_slug)  # noqa: E731
-    if wants_fragment(request) and poll_unchanged(request, live.club_keys(club_slug), read, held):
-        return nothing_changed()
+    watch = public_poll(request, keys, read)
+    if watch is not None:
+
+        def changed() -> tuple[HttpResponse, str] | None:
+            state = read(None)
+            if state is None or not state.club.is_public:
+                return None
+            access = public_access(state.club)
+            token = selectors.club_live_token(state.club)
+            return _running_tables(request, access, token, watch), token
+
+        answer = public_answer(request, watch, held, changed)
+        if answer is not None:
+            return answer
+    watch = live.Watch(keys)
+    if wants_fragment(request) and poll_unchanged(request, keys, read, held, watch=watch):
+        return private_poll(nothing_changed())
     access = get_club_for_user(request, club_slug)
     club = access.club
     if not wants_fragment(request):
         return redirect(club.get_absolute_url())
     token = selectors.club_live_token(club)
-    return poll_answer(request, token, lambda: _running_tables(request, access, token))
+    if held == token:
+        return private_poll(nothing_changed())
+    return private_poll(_running_tables(request, access, token, watch))
 
 
-def _running_tables(request: HttpRequest, access: ClubAccess, token: str) -> HttpResponse:
-    tables = selectors.running_tables_for_club(access.club)
-    context = club_context(access, live_token=token, running_tables=tables)
-    return render_page(request, "scoring/club_detail.html", context, fragment="running")
+def _running_tables(
+    request: HttpRequest, access: ClubAccess, token: str, watch: live.Watch
+) -> HttpResponse:
+    def render() -> tuple[HttpResponse, bool]:
+        tables = selectors.running_tables_for_club(access.club)
+        context = club_context(access, live_token=token, running_tables=tables)
+        page = render_page(request, "scoring/club_detail.html", context, fragment="running")
+        return page, True
+
+    key = watch.render_key(token, get_language(), access.role or PUBLIC)
+    return live.rendered(key, render)
 
 
 def _club_rules_page(
@@ -154,19 +186,58 @@ def evening_create(request: HttpRequest, club_slug: str) -> HttpResponse:
 def evening_detail(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
     """An evening, its summary (each player over all its tables, and the money at the
     club's stake) and its tables; the summary and the tables alone for htmx, which polls
-    them (?v=)."""
+    them (?v=): see _evening_poll."""
     if is_poll(request):
-        # Answered 204 as cheaply as poll_unchanged can.
-        keys = live.evening_keys(evening_id, club_slug)
-        read = lambda user: selectors.evening_live_state(user, club_slug, evening_id)  # noqa: E731
-        if poll_unchanged(request, keys, read, request.GET["v"]):
-            return nothing_changed()
+        return _gzipped(request, _evening_poll(request, club_slug, evening_id))
     access = get_club_for_user(request, club_slug)
-    club = access.club
-    evening = selectors.evening_for_club(club, evening_id)
-    token = selectors.evening_live_token(evening)
+    evening = selectors.evening_for_club(access.club, evening_id)
+    return _tables_page(request, access, evening, selectors.evening_live_token(evening))
 
-    def tables_page() -> HttpResponse:
+
+def _evening_poll(request: HttpRequest, club_slug: str, evening_id: int) -> HttpResponse:
+    """The evening's poll: 204 as cheaply as poll_unchanged can; a public poll with no
+    session gets an answer any cache may share (see scoring.views pulka_live); a change is
+    rendered once per token, language and audience."""
+    held = request.GET["v"]
+    keys = live.evening_keys(evening_id, club_slug)
+    read = lambda user: selectors.evening_live_state(user, club_slug, evening_id)  # noqa: E731
+    watch = public_poll(request, keys, read)
+    if watch is not None:
+
+        def changed() -> tuple[HttpResponse, str] | None:
+            state = read(None)
+            if state is None or not state.club.is_public:
+                return None
+            evening = selectors.evening_for_club(state.club, evening_id)
+            token = selectors.evening_live_token(evening)
+            answer = _tables_page(request, public_access(state.club), evening, token, watch)
+            return answer, token
+
+        answer = public_answer(request, watch, held, changed)
+        if answer is not None:
+            return answer
+    watch = live.Watch(keys)
+    if poll_unchanged(request, keys, read, held, watch=watch):
+        return private_poll(nothing_changed())
+    access = get_club_for_user(request, club_slug)
+    evening = selectors.evening_for_club(access.club, evening_id)
+    token = selectors.evening_live_token(evening)
+    if held == token:
+        return private_poll(nothing_changed())
+    return private_poll(_tables_page(request, access, evening, token, watch))
+
+
+def _tables_page(
+    request: HttpRequest,
+    access: ClubAccess,
+    evening: Evening,
+    token: str,
+    watch: live.Watch | None = None,
+) -> HttpResponse:
+    """The evening's page, or for htmx its tables; a poll's (`watch`) rendered once for
+    everyone of the same audience and language."""
+
+    def render() -> tuple[HttpResponse, bool]:
         tables = selectors.evening_tables(evening)
         context = club_context(
             access,
@@ -177,13 +248,21 @@ def evening_detail(request: HttpRequest, club_slug: str, evening_id: int) -> Htt
             live_token=token,
         )
         if access.can_record and not wants_fragment(request):
-            context["new_table_form"] = PulkaCreateForm(club=club)
+            context["new_table_form"] = PulkaCreateForm(club=access.club)
             context["import_form"] = PulkaImportForm()
-        return render_page(request, "scoring/evening_detail.html", context, fragment="tables")
+        page = render_page(request, "scoring/evening_detail.html", context, fragment="tables")
+        return page, True
 
-    if is_poll(request):
-        return poll_answer(request, token, tables_page)
-    return tables_page()
+    if watch is None or not wants_fragment(request):
+        return render()[0]
+    key = watch.render_key(token, get_language(), access.role or PUBLIC)
+    return live.rendered(key, render)
+
+
+def _gzipped(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A poll's answer compressed (Django's GZipMiddleware, as gzip_page): only the polls,
+    which carry no CSRF token; the page around them does (BREACH)."""
+    return GZipMiddleware(lambda _request: response).process_response(request, response)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -19,18 +19,28 @@ entry it needs and the generations that entry was stored under:
 The one change an entry can still hide is a write whose process dies between its commit and
 its after-commit step, and only for a reader that stored the entry during that transaction:
 it expires after ENTRY_TIMEOUT seconds. A failing cache (Redis down) counts as a miss.
+
+A poll that finds a change gets an answer rendered once for every spectator who asks the same
+thing (`rendered`): it is kept under the generations read before the database, the version
+(or token) it shows, and what else it depends on (the language, the audience, the version the
+poll held), so a change gives it a new key and a stale answer is never found. For a pulka,
+the fingerprints of the deal rows of each version (`rows_store`) tell a poll holding version
+v which rows changed since: it gets those, not the whole log again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.http import HttpResponse
+from django.utils.cache import patch_vary_headers
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +49,15 @@ log = logging.getLogger(__name__)
 ENTRY_TIMEOUT = 600
 # Generations live longer than entries; a lost one only turns entries into misses.
 GENERATION_TIMEOUT = 24 * 60 * 60
+# A rendered answer is found again only under the same generations and version: it cannot go
+# stale, it only stops being asked for.
+RENDER_TIMEOUT = ENTRY_TIMEOUT
+# The rows' fingerprints of a version are read when the next version is rendered: a table
+# writes every minute or two, and a longer pause only costs one whole log.
+ROWS_TIMEOUT = 60 * 60
+# What a rendered answer keeps of its headers besides its body: htmx's retargeting (a pulka
+# that is over swaps the whole page).
+KEPT_HEADERS = ("Content-Type", "HX-Retarget", "HX-Reswap")
 
 PREFIX = "scoring:live:"
 
@@ -107,7 +126,9 @@ class Watch:
         return self.trusted and state is not None and state.public and state.token == token
 
     def store(self, state: State) -> None:
-        """Keep what the database said, under the generations read before it said it."""
+        """Keep what the database said, under the generations read before it said it.
+
+        The watch then holds that entry and those generations (`etag`, `render_key`)."""
         gens = list(self.gens)
         for i, (key, gen) in enumerate(zip(self.gen_keys, gens, strict=True)):
             if gen is None:
@@ -118,6 +139,69 @@ class Watch:
                 gens[i] = gen
         entry = {"public": state.public, "token": state.token, "gens": gens}
         _call("set", self.entry_key, entry, ENTRY_TIMEOUT)
+        self.entry, self.gens = entry, gens
+
+    def etag(self, token: str, language: str) -> str | None:
+        """The HTTP validator of what a poll showing `token` answers (None: unknown).
+
+        The generations are in it, so a change the token does not show (the club's stake,
+        its name) changes it too."""
+        if None in self.gens:
+            return None
+        return '"' + _digest(token, *self.gens, language) + '"'
+
+    def render_key(self, *parts: object) -> str | None:
+        """The key of an answer rendered under these generations (None: do not keep it)."""
+        if None in self.gens:
+            return None
+        return f"{self.entry_key}:render:{_digest(*self.gens)}:" + ":".join(map(str, parts))
+
+
+def kept(key: str | None) -> HttpResponse | None:
+    """The answer kept under `key` (see `rendered`), or None."""
+    found = _call("get", key) if key else None
+    if not isinstance(found, dict):
+        return None
+    response = HttpResponse(found["content"], status=found["status"])
+    for name, value in found["headers"].items():
+        response[name] = value
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def rendered(key: str | None, render: Callable[[], tuple[HttpResponse, bool]]) -> HttpResponse:
+    """The answer kept under `key`, else `render()` (the answer, and whether it may be kept:
+    False when what it read was not one consistent state), kept for the next ones."""
+    found = kept(key)
+    if found is not None:
+        return found
+    response, keep = render()
+    if key and keep and response.status_code == 200 and not response.streaming:
+        headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
+        answer = {"content": response.content, "status": 200, "headers": headers}
+        _call("set", key, answer, RENDER_TIMEOUT)
+    return response
+
+
+def _rows_key(pulka_id: int, version: int, audience: str) -> str:
+    return f"{PREFIX}rows:{pulka_id}:{version}:{audience}"
+
+
+def rows_store(pulka_id: int, version: int, audience: str, prints: list[str]) -> None:
+    """Keep the fingerprints of a pulka's deal rows (by number) as `audience` sees them at
+    `version`: read from one consistent state only."""
+    _call("set", _rows_key(pulka_id, version, audience), prints, ROWS_TIMEOUT)
+
+
+def rows_of(pulka_id: int, version: int, audience: str) -> list[str] | None:
+    """The fingerprints kept for that version (None: unknown; send the whole log)."""
+    found = _call("get", _rows_key(pulka_id, version, audience))
+    return found if isinstance(found, list) else None
+
+
+def _digest(*parts: object) -> str:
+    raw = "\x1f".join(map(str, parts)).encode()
+    return hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 
 def table_changed(*, pulka_id: int | None, evening_id: int, club_slug: str) -> None:

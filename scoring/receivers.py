@@ -1,7 +1,8 @@
-"""What scoring hears from the layer below: a club's slug or visibility changed.
+"""What scoring hears from the layer below: a club's slug, visibility, name or stake changed.
 
 The live entries of the spectators' polls (scoring.live) say which club they belong to and
-whether it is public; when that changes, they must not answer for it any more.
+whether it is public, and their rendered answers show its name and stake; when that
+changes, they must not answer for it any more.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from django.dispatch import receiver
 from club.models import Club
 from scoring import live
 
-TENANT_FIELDS = {"slug", "is_public"}
+# Who may see the live pages, and what of the club their cached answers show (its name, its
+# stake under a pulka and an evening).
+TENANT_FIELDS = {"slug", "is_public", "name", "whist_price", "currency"}
 
 
 @receiver(pre_save, sender=Club, dispatch_uid="scoring.live.club_saving")

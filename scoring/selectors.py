@@ -70,6 +70,13 @@ def pulka_deals(pulka: Pulka) -> list[Deal]:
     )
 
 
+def pulka_version(pulka: Pulka) -> int | None:
+    """The pulka's version as stored now: read after its deals, it says whether they are the
+    deals of the version read before them (every change bumps it with the deals it
+    changes)."""
+    return Pulka.objects.filter(pk=pulka.pk).values_list("version", flat=True).first()
+
+
 def engine_deals(pulka: Pulka, names: list[str]) -> list[engine.Deal]:
     """The pulka's deals as the engine reads them, straight from the rows (no model objects)."""
     rows = Deal.objects.filter(pulka=pulka).order_by("number").values_list(*ENGINE_FIELDS)

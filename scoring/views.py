@@ -6,16 +6,19 @@ the page's named partials; without JavaScript every form posts and redirects (PR
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.forms.forms import NON_FIELD_ERRORS
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import reswap, retarget
 
@@ -27,13 +30,20 @@ from club.rendering import (
     after_action,
     club_context,
     nothing_changed,
-    poll_answer,
+    private_poll,
     render_fragment,
     render_page,
     wants_fragment,
 )
 from scoring import engine, live, selectors, services
-from scoring.access import get_pulka_for_user, poll_unchanged
+from scoring.access import (
+    PUBLIC,
+    get_pulka_for_user,
+    poll_unchanged,
+    public_access,
+    public_answer,
+    public_poll,
+)
 from scoring.drawing import pulka_drawing
 from scoring.forms import (
     DealForm,
@@ -204,32 +214,140 @@ def pulka_detail(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRes
 
 
 @require_safe
+@gzip_page
 def pulka_live(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
-    """A spectator's poll: 204 while nothing changed (no replay), else the new sheet and log.
+    """A spectator's poll: 204 while nothing changed (no replay), else the new sheet and the
+    deal rows that changed since the version the poll holds (?v=). A pulka that stopped
+    running gets the whole page fragment, which no longer polls.
 
-    An unchanged poll of a public club costs at most one query (none with a shared cache);
-    of a private club, the session, the user and one query (see poll_unchanged). A pulka
-    that stopped running gets the whole page fragment, which no longer polls.
+    A poll with no session at a public club is the same for all such spectators
+    (public_poll): its answer is shared (Cache-Control: public, an ETag; a conditional poll
+    gets a 304), and costs no query with a shared cache (one without). Any other poll is
+    private: an unchanged one costs what poll_unchanged says. A change is rendered once per
+    version, language and audience, and served from the cache to every spectator after it.
+    Gzipped: these answers carry no CSRF token (BREACH needs a secret in the page), except a
+    secretary's, whose token Django masks anew in every answer.
     """
     keys = live.pulka_keys(pulka_id, club_slug)
+    held = request.GET.get("v", "")
     read = lambda user: selectors.pulka_live_state(user, club_slug, pulka_id)  # noqa: E731
-    if poll_unchanged(request, keys, read, request.GET.get("v", "")):
-        return nothing_changed()
+    watch = public_poll(request, keys, read)
+    if watch is not None:
+        return _public_live(request, watch, club_slug, pulka_id, held)
+    # Read before the database, as the cached answers' keys must be (scoring.live).
+    watch = live.Watch(keys)
+    if poll_unchanged(request, keys, read, held, watch=watch):
+        return private_poll(nothing_changed())
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
-    return poll_answer(request, str(pulka.version), lambda: _live(request, access, pulka))
-
-
-def _live(request: HttpRequest, access: ClubAccess, pulka: Pulka) -> HttpResponse:
-    """What a poll swaps after a change: the sheet and the log, or the whole pulka."""
     if not wants_fragment(request):
         return redirect(pulka.get_absolute_url())
-    context = _context(request, access, pulka)
+    if held == str(pulka.version):
+        return private_poll(nothing_changed())
+    return private_poll(_live(request, access, pulka, held, watch))
+
+
+def _public_live(
+    request: HttpRequest, watch: live.Watch, club_slug: str, pulka_id: int, held: str
+) -> HttpResponse:
+    def changed() -> tuple[HttpResponse, str] | None:
+        pulka = selectors.pulka_with_role(AnonymousUser(), club_slug, pulka_id)
+        if pulka is None or not pulka.evening.club.is_public:
+            return None
+        access = public_access(pulka.evening.club)
+        return _live(request, access, pulka, held, watch), str(pulka.version)
+
+    since = int_param(held, low=0, high=DEAL_NUMBER_MAX)
+    answer = public_answer(request, watch, held, changed, since)
+    if answer is not None:
+        return answer
+    # Gone or made private since the cache said otherwise: the full gate answers.
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
+    return private_poll(_live(request, access, pulka, held, None))
+
+
+def _audience(access: ClubAccess, pulka: Pulka) -> str | None:
+    """Whom a live answer is for, when many may share it: a visitor of a public club (no
+    names), or a member of that role; None: one with the controls, whose answer carries his
+    CSRF token and is his alone."""
+    if _can_change(access, pulka):
+        return None
+    return access.role or PUBLIC
+
+
+def _live(
+    request: HttpRequest, access: ClubAccess, pulka: Pulka, held: str, watch: live.Watch | None
+) -> HttpResponse:
+    """What a poll swaps after a change: the sheet and the changed deal rows, or the whole
+    pulka; rendered once for everyone of the same audience and language."""
+    audience = _audience(access, pulka)
+    since = int_param(held, low=0, high=DEAL_NUMBER_MAX)
+    key = None
+    if audience is not None and watch is not None:
+        key = watch.render_key(pulka.version, since, get_language(), audience)
+    return live.rendered(key, lambda: _live_render(request, access, pulka, since, audience))
+
+
+def _live_render(
+    request: HttpRequest, access: ClubAccess, pulka: Pulka, since: int | None, audience: str | None
+) -> tuple[HttpResponse, bool]:
+    deals = selectors.pulka_deals(pulka)
+    # The deals are those of the version read before them only if it has not moved since.
+    consistent = selectors.pulka_version(pulka) == pulka.version
+    context = _context(request, access, pulka, deals=deals)
     if not pulka.is_running:
-        return _whole_pulka(request, context)
-    return _fragment(request, context, "live")
+        return _whole_pulka(request, context), consistent
+    # The rows a secretary sees carry the same controls for every secretary: her answer is
+    # hers alone (her CSRF token is in the pulka's actions), her rows' prints are not.
+    rows = audience or "controls"
+    prints = [_row_print(item) for item in reversed(context["log"])]
+    if consistent:
+        live.rows_store(pulka.pk, pulka.version, rows, prints)
+    before = None
+    if since is not None and since < pulka.version:
+        before = live.rows_of(pulka.pk, since, rows)
+    context["changes"] = _log_changes(before, prints, context["log"])
+    return _fragment(request, context, "live"), consistent
+
+
+def _row_print(item: dict) -> str:
+    """A fingerprint of everything a deal row shows (see the deal-item partial)."""
+    deal = item["deal"]
+    shown = (
+        deal.pk,
+        deal.number,
+        deal.version,
+        deal.entered_at,
+        item["data"],
+        item["dealer"],
+        item["entries"],
+        item["raspasy_cost"],
+        item["entered_by"],
+        item["changed_by"],
+    )
+    return hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
+
+
+def _log_changes(
+    before: list[str] | None, after: list[str], log: list[dict]
+) -> dict[str, list[dict]] | None:
+    """The log rows a page showing the rows `before` lacks (`new`, newest first) or shows
+    otherwise (`changed`); None: send the whole log (rows unknown, or a deal gone)."""
+    if before is None or len(after) < len(before):
+        return None
+    new, changed = [], []
+    for item in log:
+        number = item["deal"].number
+        if number > len(before):
+            new.append(item)
+        elif before[number - 1] != after[number - 1]:
+            changed.append(item)
+    if len(changed) > len(after) // 2:
+        return None  # a correction early in a long pulka: the whole log is as short
+    return {"new": new, "changed": changed}
 
 
 @require_safe
+@gzip_page
 def pulka_drawing_view(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     """The drawn pulka alone: loaded after a deal is entered, so entry stays fast."""
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)

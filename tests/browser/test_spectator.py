@@ -8,8 +8,9 @@ import pytest
 from pypdf import PdfReader
 
 from club.models import Role
-from scoring import selectors
+from scoring import selectors, services
 from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_pulka, record
+from tests.scoring.factories import six
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -69,6 +70,45 @@ def test_a_spectator_sees_the_deal_without_reloading(live_server, browser, artif
     assert "10" in vera_pool.text_content()
     assert "Vera misère, clean" in spectator.inner_text("#deal-log")
     spectator.screenshot(path=str(artifacts / "spectator.png"), full_page=True)
+
+
+def test_a_spectator_follows_new_deals_and_a_correction_row_by_row(live_server, browser):
+    """The polls send the changed rows only (htmx out-of-band swaps): the log the spectator
+    ends with is the log a fresh page shows, in the same order."""
+    club = make_club(slug="open", is_public=True, pool_target=20)
+    pulka = make_pulka(make_evening(club))
+    record(pulka, SIX, six("Vera", "Anna", "Boris"), six("Anna", "Boris", "Vera"))
+    url = live_server.url + pulka.get_absolute_url()
+    spectator = browser.new_context().new_page()
+    spectator.goto(url)
+    spectator.evaluate("window.__noReload = true")
+
+    record(pulka, six("Boris", "Vera", "Anna"))
+    spectator.wait_for_selector("#deal-4", timeout=10_000)
+    record(pulka, six("Vera", "Anna", "Boris"))
+    spectator.wait_for_selector("#deal-5", timeout=10_000)
+    before = spectator.inner_text("#deal-2")
+    deal = pulka.deals.get(number=2)
+    services.deal_update(
+        pulka=pulka,
+        number=2,
+        data=six("Vera", "Boris", "Anna", tricks=7),
+        expected_version=deal.version,
+        changed_by=None,
+    )
+    spectator.wait_for_function(
+        "before => document.querySelector('#deal-2').innerText !== before",
+        arg=before,
+        timeout=10_000,
+    )
+
+    assert spectator.evaluate("window.__noReload") is True
+    ids = spectator.eval_on_selector_all("#deal-log > li.deal", "items => items.map(i => i.id)")
+    assert ids == ["deal-5", "deal-4", "deal-3", "deal-2", "deal-1"]
+    fresh = browser.new_context().new_page()
+    fresh.goto(url)
+    assert spectator.inner_text("#deal-log") == fresh.inner_text("#deal-log")
+    assert spectator.inner_text("#board table.sheet") == fresh.inner_text("#board table.sheet")
 
 
 def test_the_pulka_and_the_session_print_on_a4(live_server, page, artifacts):
