@@ -534,8 +534,19 @@ def _refused(request: HttpRequest, context: dict, fragment: str) -> HttpResponse
     return render_page(request, PAGE, context, fragment=fragment)
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
-def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
+def _correction(
+    request: HttpRequest,
+    club_slug: str,
+    pulka_id: int,
+    number: int,
+    *,
+    mode: str,
+    make_form: Callable[..., DealForm],
+    save: Callable[..., object],
+    done: str,
+) -> HttpResponse:
+    """The form that corrects deal `number` (`mode` "edit") or writes in a forgotten deal
+    before it ("insert"): `save(pulka, form)` calls the service, `done` says it worked."""
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     names = pulka.names
     deals = selectors.pulka_deals(pulka)
@@ -550,101 +561,89 @@ def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) 
             level=messages.ERROR,
         )
     if request.method != "POST" and wants_fragment(request) and "kind" in request.GET:
-        # A choice changed while editing: re-render the edit form, do not validate.
-        form = _edit_deal_form(pulka, names, deals, deal, sheet, data=request.GET)
+        # A choice changed while filling the form: re-render it, do not validate.
+        form = make_form(pulka, names, deals, deal, sheet, data=request.GET)
         context = club_context(
             access,
             **_controls(access, pulka),
             pulka=pulka,
             form=form,
             urls=_urls(pulka),
-            mode="edit",
+            mode=mode,
             target=deal,
             draft=True,
         )
         return _fragment(request, context, "deal-form")
     data = request.POST if request.method == "POST" else None
-    form = _edit_deal_form(pulka, names, deals, deal, sheet, data=data)
+    form = make_form(pulka, names, deals, deal, sheet, data=data)
     if request.method == "POST" and form.is_valid():
         try:
-            services.deal_update(
-                pulka=pulka,
-                number=number,
-                data=form.deal_data,
-                expected_version=form.cleaned_data.get("version") or 0,
-                changed_by=request.user,
-                reason=form.cleaned_data.get("reason") or "",
-            )
+            save(pulka, form)
         except services.ScoringError as exc:
             form.add_error(None, exc.message)
         else:
-            return _after_change(
-                request, access, pulka, _("Deal %(number)s corrected.") % {"number": number}
-            )
+            return _after_change(request, access, pulka, done)
     context = _context(request, access, pulka, deals=deals, sheet=sheet, form=form)
-    context.update(mode="edit", target=deal)
+    context.update(mode=mode, target=deal)
     if request.method == "POST":
         return _refused(request, context, "entry")
     return render_page(request, PAGE, context, fragment="entry")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def deal_edit(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
+    """Correct deal `number` as it was played."""
+
+    def save(pulka: Pulka, form: DealForm) -> None:
+        services.deal_update(
+            pulka=pulka,
+            number=number,
+            data=form.deal_data,
+            expected_version=form.cleaned_data.get("version") or 0,
+            changed_by=request.user,
+            reason=form.cleaned_data.get("reason") or "",
+        )
+
+    done = _("Deal %(number)s corrected.") % {"number": number}
+    return _correction(
+        request,
+        club_slug,
+        pulka_id,
+        number,
+        mode="edit",
+        make_form=_edit_deal_form,
+        save=save,
+        done=done,
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def deal_insert(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
     """Write in a forgotten deal before deal `number` (the later deals move down one)."""
-    access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
-    names = pulka.names
-    deals = selectors.pulka_deals(pulka)
-    deal = _deal_for(pulka, deals, number)
-    sheet = selectors.pulka_sheet(pulka, deals)
-    if pulka.status == PulkaStatus.ABANDONED:
-        return _after_change(
-            request,
-            access,
-            pulka,
-            _("This pulka was abandoned: its deals can no longer be changed."),
-            level=messages.ERROR,
-        )
-    if request.method != "POST" and wants_fragment(request) and "kind" in request.GET:
-        # A choice changed while entering it: re-render the form, do not validate.
-        form = _insert_deal_form(pulka, names, deals, deal, sheet, data=request.GET)
-        context = club_context(
-            access,
-            **_controls(access, pulka),
+
+    def save(pulka: Pulka, form: DealForm) -> None:
+        services.deal_insert(
             pulka=pulka,
-            form=form,
-            urls=_urls(pulka),
-            mode="insert",
-            target=deal,
-            draft=True,
+            before=number,
+            data=form.deal_data,
+            expected_version=form.cleaned_data.get("version") or 0,
+            inserted_by=request.user,
+            reason=form.cleaned_data.get("reason") or "",
         )
-        return _fragment(request, context, "deal-form")
-    data = request.POST if request.method == "POST" else None
-    form = _insert_deal_form(pulka, names, deals, deal, sheet, data=data)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.deal_insert(
-                pulka=pulka,
-                before=number,
-                data=form.deal_data,
-                expected_version=form.cleaned_data.get("version") or 0,
-                inserted_by=request.user,
-                reason=form.cleaned_data.get("reason") or "",
-            )
-        except services.ScoringError as exc:
-            form.add_error(None, exc.message)
-        else:
-            return _after_change(
-                request,
-                access,
-                pulka,
-                _("A deal was inserted as deal %(number)s; the later deals moved down one.")
-                % {"number": number},
-            )
-    context = _context(request, access, pulka, deals=deals, sheet=sheet, form=form)
-    context.update(mode="insert", target=deal)
-    if request.method == "POST":
-        return _refused(request, context, "entry")
-    return render_page(request, PAGE, context, fragment="entry")
+
+    done = _("A deal was inserted as deal %(number)s; the later deals moved down one.") % {
+        "number": number
+    }
+    return _correction(
+        request,
+        club_slug,
+        pulka_id,
+        number,
+        mode="insert",
+        make_form=_insert_deal_form,
+        save=save,
+        done=done,
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
