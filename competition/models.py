@@ -131,6 +131,30 @@ class RatingSnapshot(models.Model):
 STALE_AFTER = datetime.timedelta(minutes=15)
 
 
+#: A worker that has not written its heartbeat for this long is taken for dead: what it was
+#: running is queued again (competition.worker).
+WORKER_LOST_AFTER = datetime.timedelta(minutes=1)
+#: The owner's background page says the worker is not running once its last heartbeat is
+#: this old (it writes one every WORKER_HEARTBEAT seconds).
+WORKER_SILENT_AFTER = datetime.timedelta(minutes=3)
+
+
+class WorkerHeartbeat(models.Model):
+    """A background worker (`manage.py pulka_worker`) saying it is alive: one row per worker
+    name, written when it starts and about every half minute while it runs."""
+
+    name = models.CharField(max_length=64, unique=True)
+    queues = models.CharField(max_length=200)
+    host = models.CharField(max_length=200, blank=True)
+    pid = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(default=timezone.now)
+    seen_at = models.DateTimeField(default=timezone.now)
+    stopped_at = models.DateTimeField(null=True, blank=True)  # a clean stop (SIGTERM)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.queues}) seen {self.seen_at:%Y-%m-%d %H:%M:%S}"
+
+
 def _stale(running: bool, started_at: datetime.datetime | None) -> bool:
     return running and started_at is not None and started_at < timezone.now() - STALE_AFTER
 
@@ -160,6 +184,8 @@ class RatingRefresh(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
     started_at = models.DateTimeField(null=True, blank=True)  # when the last attempt began
+    # The worker (WorkerHeartbeat.name) running it; blank in a request (immediate backend).
+    worker = models.CharField(max_length=64, blank=True)
 
     def __str__(self) -> str:
         return f"{self.club_id} from {self.since} ({self.state})"
@@ -482,6 +508,8 @@ class PreparedFile(models.Model):
     # one was started meanwhile (a restart of a build taken for dead).
     runs = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(null=True, blank=True)
+    # The worker (WorkerHeartbeat.name) building it; blank in a request (immediate backend).
+    worker = models.CharField(max_length=64, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     filename = models.CharField(max_length=200, blank=True)

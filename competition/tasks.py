@@ -8,6 +8,7 @@ competition.files.services.build_file_task); this module is what they have in co
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -21,6 +22,21 @@ from django_tasks.base import Task
 from competition.models import STALE_AFTER
 
 MAX_ATTEMPTS = 3  # a failing task is tried this often before its row is left `failed`
+
+# The name of the worker this process is (competition.worker), written on every row a task
+# of it claims, so that what a dead worker was running can be found and queued again.
+_worker_name = ""
+
+
+def worker_name() -> str:
+    """This process's worker name; blank in a web process (or a plain `db_worker`)."""
+    return _worker_name
+
+
+def set_worker_name(name: str) -> None:
+    global _worker_name
+    _worker_name = name
+
 
 Row = TypeVar("Row", bound=models.Model)
 
@@ -89,7 +105,8 @@ class JobStates:
             row.state = self.running
             row.attempts += 1
             row.started_at = timezone.now()
-            changed = ["state", "attempts", "started_at"]
+            row.worker = worker_name()
+            changed = ["state", "attempts", "started_at", "worker"]
             if self.counts_runs:
                 setattr(row, self.token, getattr(row, self.token) + 1)
                 changed.append(self.token)
@@ -115,6 +132,28 @@ class JobStates:
             row.state = self.pending
             row.save(update_fields=["last_error", "state"])
             return True
+
+    def requeue_lost(self, rows: QuerySet[Row], workers: Iterable[str]) -> list[Row]:
+        """Rows of `rows` running in one of the dead `workers`: pending again, for the caller
+        to queue (competition.worker), or failed once MAX_ATTEMPTS runs have been cut off.
+        Returns the rows made pending."""
+        workers = list(workers)
+        if not workers:
+            return []
+        error = "WorkerLost: the background worker stopped during this work"
+        with transaction.atomic():
+            lost = list(
+                rows.select_for_update(skip_locked=True).filter(
+                    state=self.running, worker__in=workers
+                )
+            )
+            spent = [row.pk for row in lost if row.attempts >= MAX_ATTEMPTS]
+            again = [row for row in lost if row.attempts < MAX_ATTEMPTS]
+            rows.filter(pk__in=spent).update(state=self.failed, last_error=error)
+            rows.filter(pk__in=[row.pk for row in again]).update(
+                state=self.pending, last_error=error
+            )
+        return again
 
     def restart(self, rows: QuerySet[Row], now: datetime.datetime, **changes: Any) -> bool:
         """Make the restartable row of `rows` pending again with a fresh count of attempts

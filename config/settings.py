@@ -178,6 +178,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that hangs (accepts, then never answers) must not hold every request until
+    # gunicorn's timeout: give up connecting after DATABASE_CONNECT_TIMEOUT seconds.
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "connect_timeout", envint("DATABASE_CONNECT_TIMEOUT", 5)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Background work (django-tasks, the backport of Django 6's django.tasks). "immediate" runs a
@@ -213,13 +220,30 @@ FILE_BUILDS_PER_CLUB_HOUR = envint("FILE_BUILDS_PER_CLUB_HOUR", 60)
 # it is shared.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHE_TABLE = "pulka_cache"
+DATABASE_CACHE = {
+    "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+    "LOCATION": CACHE_TABLE,
+    "OPTIONS": {"MAX_ENTRIES": 20000},
+}
 if REDIS_URL:
+    # Redis down degrades, it never breaks (club.cache): an operation Redis does not answer
+    # within half a second goes to the database cache (so the login throttle still counts),
+    # except the live polls' generations, which are then misses.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "club.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "pulka",
-        }
+            "OPTIONS": {
+                "socket_connect_timeout": 0.5,
+                "socket_timeout": 0.5,
+                "FALLBACK": "fallback",
+                "NO_FALLBACK_PREFIXES": ["scoring:live:"],
+                "RETRY_AFTER": 2,
+                "RETRY_MAX": 30,
+            },
+        },
+        "fallback": {**DATABASE_CACHE, "KEY_PREFIX": "pulka"},
     }
 elif DEBUG or TESTING:
     CACHES = {
@@ -230,14 +254,11 @@ elif DEBUG or TESTING:
         }
     }
 else:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": CACHE_TABLE,
-            "OPTIONS": {"MAX_ENTRIES": 20000},
-        }
-    }
+    CACHES = {"default": DATABASE_CACHE}
 CACHE_SHARED = CACHES["default"]["BACKEND"] != "django.core.cache.backends.locmem.LocMemCache"
+
+# Sessions live in the database, never only in the cache: a Redis outage logs nobody out.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -22,6 +22,7 @@ from club.rendering import after_action, club_context, render_page
 from competition.files import services as files
 from competition.models import FileState, PreparedFile
 from competition.rating import background
+from competition.worker import worker_status
 
 TEMPLATE = "competition/file_detail.html"
 BACKGROUND_TEMPLATE = "competition/background.html"
@@ -96,6 +97,7 @@ def _work_page(request: HttpRequest, access: ClubAccess, outcome: str = "") -> H
         access,
         refresh=background.pending_refresh(club),
         prepared_files=[(row, files.label(row)) for row in files.club_files(club)],
+        worker=worker_status(),
         outcome=outcome,
     )
     return render_page(request, BACKGROUND_TEMPLATE, context, fragment="work")

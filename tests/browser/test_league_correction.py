@@ -10,7 +10,7 @@ from django.utils.formats import date_format
 from django_tasks_db.management.commands import db_worker
 
 from club.models import Role
-from competition.models import League, RatingRefresh, RatingSnapshot
+from competition.models import League, RatingRefresh, RatingSnapshot, WorkerHeartbeat
 from competition.profile import charts
 from competition.rating import ratings
 from scoring.models import PulkaResultCache
@@ -85,6 +85,7 @@ def test_with_a_worker_the_pages_say_the_ratings_are_being_updated_until_it_has_
     """#17: the correction answers at once; the re-rate waits in the queue for the worker."""
     cache.clear()
     settings.TASKS = DATABASE
+    WorkerHeartbeat.objects.create(name="worker", queues="default,files")  # a worker runs
     # The worker runs in this thread on the live server's in-memory database: it must not
     # close that connection between tasks.
     monkeypatch.setattr(db_worker, "close_old_connections", lambda: None)

@@ -213,8 +213,9 @@ def production_settings(**env) -> str:
 
 def test_without_redis_production_counts_in_the_database_cache():
     assert production_settings() == "django.core.cache.backends.db.DatabaseCache"
+    # Redis, which falls back to the database cache while it is down (club.cache).
     assert production_settings(REDIS_URL="redis://127.0.0.1:6379/9") == (
-        "django.core.cache.backends.redis.RedisCache"
+        "club.cache.ResilientRedisCache"
     )
 
 

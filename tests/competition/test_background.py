@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, transaction
 from django_tasks_db.models import DBTaskResult
 
-from competition.models import RatingRefresh, RatingSnapshot, RefreshState
+from competition.models import RatingRefresh, RatingSnapshot, RefreshState, WorkerHeartbeat
 from competition.rating import background, ratings
 from competition.tasks import MAX_ATTEMPTS, advisory_lock
 from scoring import services
@@ -79,6 +79,7 @@ def test_with_the_database_backend_the_pages_say_so_until_the_worker_has_run(
     club_a, history, as_persona, settings, django_capture_on_commit_callbacks
 ):
     settings.TASKS = DATABASE
+    WorkerHeartbeat.objects.create(name="worker", queues="default,files")  # a worker runs
     before = rating_rows(club_a)
 
     with django_capture_on_commit_callbacks(execute=True):
