@@ -79,8 +79,9 @@ bench: install
 	$(PY) bench/tournament.py
 	$(PY) bench/printouts.py
 	@if url=$$(.ci/postgres-url); then $(PY) bench/league.py && $(PY) bench/files.py && \
-	  TEST_DATABASE_URL="$$url" $(PY) bench/load.py; \
-	else echo "SKIPPED: bench/league.py, bench/files.py and bench/load.py need PostgreSQL"; fi
+	  TEST_DATABASE_URL="$$url" $(PY) bench/load.py && \
+	  TEST_DATABASE_URL="$$url" $(PY) bench/spectators.py; \
+	else echo "SKIPPED: bench/league.py, bench/files.py, bench/load.py and bench/spectators.py need PostgreSQL"; fi
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

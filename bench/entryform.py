@@ -9,6 +9,8 @@ only: the load generator imports it without Django.
 
 from __future__ import annotations
 
+import html
+import re
 import uuid
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -93,3 +95,29 @@ class _FormParser(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
             self.inside = False
+
+
+_DEAL_TEXT = '<li id="deal-{number}"[^>]*>.*?<span class="deal-text">(.*?)</span>'
+_NOTICE = re.compile(r'<p class="message" role="status">(.*?)</p>', re.S)
+_ALERT = re.compile(r'<div class="errors" role="alert">(.*?)</div>', re.S)
+
+
+def _text(fragment: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def deal_line(page: str, number: int) -> str | None:
+    """What the log of `page` says deal `number` was (its line's text), or None without it."""
+    found = re.search(_DEAL_TEXT.format(number=number), page, re.S)
+    return _text(found.group(1)) if found else None
+
+
+def form_messages(page: str) -> tuple[str, str]:
+    """The entry form's notice ("already recorded") and its errors, as text ("" when none)."""
+    notice = " ".join(_text(m) for m in _NOTICE.findall(page))
+    alert = " ".join(_text(m) for m in _ALERT.findall(page))
+    return notice, alert
+
+
+def same_text(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())

@@ -6,12 +6,20 @@ file. Every request goes to one of those two servers on 127.0.0.1, taking turns,
 balancer would send one browser's requests to either machine. At the end each process writes
 what it saw (every entry with its deal, every poll's time) to the file named in the config.
 
-- A **secretary** owns one table. Once a second she records the next deal: a realistic deal
-  from competition.demo's generator that the engine accepts after the deals she has entered,
-  posted as htmx posts the entry form, with every hidden input of the form the server last
-  rendered for her (the form comes back with each recorded deal, as on the page).
+- A **secretary** owns one table. Every ``deal_seconds`` (the profile's) she records the
+  next deal: a realistic deal from competition.demo's generator that the engine accepts
+  after the deals she has entered, posted as htmx posts the entry form, with every hidden
+  input of the form the server last rendered for her (the form comes back with each recorded
+  deal, as on the page). An answer counts as a recording only when it has no notice and no
+  error, its log's line of that deal number says the deal she posted, and its fresh form is
+  for the next number. One entry in twenty is sent again, to the other server, with the
+  same form (its one-time key), as a phone does that lost the answer: that answer must say
+  "already recorded" and record nothing (bench/load.py counts the stored deals).
 - A **spectator** watches one table's live board, or the evening's tables, and polls as the
-  page's ``hx-trigger="every Ns"`` says, with the version the last answer carried.
+  page's ``hx-trigger="every Ns"`` says, with the version the last answer carried. A board
+  spectator knows the newest deal its board shows: a 204 while a deal after it was answered
+  to its secretary more than the cache window before the poll was sent is an error (the
+  answer hid a change).
 """
 
 from __future__ import annotations
@@ -38,9 +46,14 @@ import django  # noqa: E402
 # For competition.demo's deal generator (its module reads the models); no query is made here.
 django.setup()
 
-from bench.entryform import EntryForm  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.utils import translation  # noqa: E402
+
+from bench.entryform import EntryForm, deal_line, form_messages, same_text  # noqa: E402
+from club import rendering  # noqa: E402
 from competition.demo import next_valid_deal  # noqa: E402
 from scoring import engine  # noqa: E402
+from scoring.templatetags.pulka import deal_summary  # noqa: E402
 
 CONFIG: dict[str, Any] = json.loads(Path(os.environ["PULKA_LOAD_CONFIG"]).read_text())
 SERVERS: list[str] = CONFIG["servers"]
@@ -48,9 +61,23 @@ HTMX = {"HX-Request": "true"}
 LIVE_VERSION = re.compile(r'hx-get="[^"]*/live/\?v=(\d+)"')
 EVENING_TOKEN = re.compile(r'id="tables"[^>]*hx-get="[^"]*\?v=([^"]+)"')
 EVERY = re.compile(r'hx-trigger="every (\d+)s"')
+DEAL_ID = re.compile(r'id="deal-(\d+)"')
+RETRY_SHARE = 0.05
+# How long a shared cache may show the version before a change: the poll's max-age and its
+# stale-while-revalidate (club.rendering), and a second for the after-commit step.
+CACHE_WINDOW = getattr(rendering, "SHARED_MAX_AGE", 0) + getattr(rendering, "SHARED_STALE", 0) + 1.0
 
 # What this process saw; written at the end for bench/load.py to check against the database.
-RESULTS: dict[str, list] = {"entries": [], "attempts": [], "errors": [], "polls": []}
+RESULTS: dict[str, list] = {
+    "entries": [],
+    "attempts": [],
+    "errors": [],
+    "polls": [],
+    "retries": [],
+    "secretaries": [],
+}
+# Per pulka: (deal number, when its recording was answered), for the spectators' 204 check.
+ANSWERED: dict[int, list[tuple[int, float]]] = {}
 REQUESTS = itertools.count(1)
 SECRETARY_SLOTS = itertools.count()
 SPECTATOR_SLOTS = itertools.count()
@@ -73,9 +100,29 @@ def _next_deal(rng: random.Random, table: dict, deals: list[engine.Deal]) -> dic
     return data
 
 
+def _outcome(status: int, html: str, number: int, data: dict, names: list[str]) -> str:
+    """recorded, already (the key was used: nothing new), refused or failed."""
+    if status != 200:
+        return "failed"
+    notice, alert = form_messages(html)
+    if alert:
+        return "refused"
+    if notice:
+        return "already"
+    with translation.override(settings.LANGUAGE_CODE):
+        expected = deal_summary(data, names)
+    line = deal_line(html, number)
+    if line is None or not same_text(line, expected):
+        return "refused"
+    form = EntryForm.parse(html)
+    if form is not None and form.hidden.get("number", str(number + 1)) != str(number + 1):
+        return "refused"
+    return "recorded"
+
+
 class Secretary(FastHttpUser):
     fixed_count = CONFIG["secretaries"]
-    wait_time = constant_pacing(1)
+    wait_time = constant_pacing(CONFIG.get("deal_seconds", 1))
     host = SERVERS[0]
     network_timeout = 30.0
     connection_timeout = 10.0
@@ -84,7 +131,9 @@ class Secretary(FastHttpUser):
         slot = next(SECRETARY_SLOTS)
         self.table = CONFIG["tables"][slot % len(CONFIG["tables"])]
         self.rng = random.Random(f"load/{slot}")
+        self.retry_rng = random.Random(f"load/retry/{slot}")
         self.turn = itertools.cycle(SERVERS)
+        RESULTS["secretaries"].append({"pulka": self.table["id"], "started": time.time()})
         self.client.cookiejar.set_cookie(
             create_cookie("sessionid", self.table["session"], domain="127.0.0.1")
         )
@@ -124,7 +173,9 @@ class Secretary(FastHttpUser):
             _error("entry", f"the form's dealer is not the rotation's at deal {number}")
         server = next(self.turn)
         post = self.form.post(data, names)
-        attempt = {"pulka": self.table["id"], "number": number, "deal": data}
+        # The deal as it will be stored: with the dealer the form posts (the rotation's).
+        stored = {**data, "dealer": names[int(post["dealer"])]} if post.get("dealer") else data
+        attempt = {"pulka": self.table["id"], "number": number, "deal": stored}
         RESULTS["attempts"].append(attempt)
         _budget()
         t0 = time.perf_counter()
@@ -137,21 +188,49 @@ class Secretary(FastHttpUser):
         ) as response:
             elapsed = time.perf_counter() - t0
             html = response.text or ""
-            recorded = response.status_code == 200 and f'id="deal-{number}"' in html
-            if recorded:
+            outcome = _outcome(response.status_code, html, number, data, names)
+            attempt["answered"] = response.status_code != 0
+            if outcome == "recorded":
                 response.success()
                 RESULTS["entries"].append({**attempt, "ms": elapsed * 1e3, "server": server})
+                ANSWERED.setdefault(self.table["id"], []).append((number, time.time()))
                 self.deals.append(engine.deal_from_dict(data, number))
+                if self.retry_rng.random() < RETRY_SHARE:
+                    self.retry(post, number, data)
                 self.form = EntryForm.parse(html)
                 if self.form is None:
                     # That deal closed the last pool: the pulka is over, her work is done.
                     raise StopUser
                 return
-            problem = _form_errors(html) or f"status {response.status_code} {response.error!r}"
+            problem = _form_errors(html) or f"{outcome}: status {response.status_code}"
+            if response.status_code == 0:
+                problem += f" {response.error!r}"
             response.failure(problem)
         attempt["refused"] = problem
         _error("entry", f"pulka {self.table['id']} deal {number}: {problem}")
         self.resync()
+
+    def retry(self, post: dict[str, str], number: int, data: dict) -> None:
+        """The same form once more, to the other server: it must record nothing."""
+        server = next(self.turn)
+        _budget()
+        with self.client.post(
+            f"{server}{self.form.action}",
+            data=post,
+            headers={**HTMX, "X-CSRFToken": post.get("csrfmiddlewaretoken", "")},
+            name="entry (the same form again)",
+            catch_response=True,
+        ) as response:
+            html = response.text or ""
+            outcome = _outcome(response.status_code, html, number, data, self.table["names"])
+            RESULTS["retries"].append(
+                {"pulka": self.table["id"], "number": number, "outcome": outcome}
+            )
+            if outcome == "already":
+                response.success()
+                return
+            response.failure(f"the same form again: {outcome}")
+        _error("retry", f"pulka {self.table['id']} deal {number}: the same form again {outcome}")
 
 
 def _form_errors(html: str) -> str:
@@ -179,9 +258,11 @@ class Spectator(FastHttpUser):
             self.page = table["url"]
             self.poll_url = f"{table['url']}live/"
             self.pattern = LIVE_VERSION
+            self.pulka = table["id"]
         _budget()
         response = self.client.get(f"{next(self.turn)}{self.page}", name="page (spectator)")
         self.version = self._version(response.text or "")
+        self.shows = _newest(response.text or "")
         every = EVERY.search(response.text or "")
         self.seconds = int(every.group(1)) if every else 4
         if self.version is None:
@@ -201,6 +282,7 @@ class Spectator(FastHttpUser):
         _budget()
         name = "poll evening" if self.watches_evening else "poll pulka"
         t0 = time.perf_counter()
+        sent = time.time()
         with self.client.get(
             f"{next(self.turn)}{self.poll_url}?v={self.version}",
             headers=HTMX,
@@ -213,6 +295,8 @@ class Spectator(FastHttpUser):
             )
             if response.status_code == 204:
                 response.success()
+                if not self.watches_evening:
+                    self.check_unchanged(sent)
                 return
             version = self._version(response.text or "") if response.status_code == 200 else None
             if version is None:
@@ -221,6 +305,28 @@ class Spectator(FastHttpUser):
                 raise StopUser
             response.success()
             self.version = version
+            self.shows = max(self.shows, _newest(response.text or ""))
+
+    def check_unchanged(self, sent: float) -> None:
+        """A 204 says the board is current: no deal after it answered a window ago."""
+        for number, answered in ANSWERED.get(self.pulka, ()):
+            if number > self.shows and answered < sent - CACHE_WINDOW:
+                _error(
+                    "204",
+                    f"pulka {self.pulka}: 204 for a board of deal {self.shows}, "
+                    f"{sent - answered:.1f} s after deal {number} was recorded",
+                )
+                RESULTS.setdefault("hidden", []).append(number)
+                return
+
+
+def _newest(html: str) -> int:
+    return max((int(n) for n in DEAL_ID.findall(html)), default=0)
+
+
+@events.test_start.add_listener
+def _started(environment, **kwargs) -> None:
+    RESULTS["run"] = [{"started": time.time()}]
 
 
 @events.quitting.add_listener
