@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run demo test lint fmt messages makemessages check-deploy test-sqlite test-postgres test-browser bench clean
+.PHONY: install run demo test lint fmt messages makemessages check-deploy test-sqlite test-postgres test-browser tools bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Pulka needs Python 3.11 or newer")'
@@ -52,11 +52,18 @@ check-deploy: install
 	  SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')" \
 	  $(PY) manage.py check --deploy --fail-level WARNING
 
-test-sqlite: messages
+# nginx (tests/test_deploy_nginx.py runs deploy/nginx.conf in it), from Debian's package when
+# root; required in CI.
+tools:
+	@.ci/need-command nginx nginx-light || { \
+	  if [ "$${CI:-}" = "true" ]; then echo "nginx is required in CI and is not available" >&2; exit 1; fi; \
+	  echo "(no nginx: its tests are skipped)"; }
+
+test-sqlite: messages tools
 	@echo "== tests on SQLite"
 	$(PY) -m pytest -m "not browser" -n 2 -q -p no:playwright
 
-test-postgres: messages
+test-postgres: messages tools
 	@url=$$(.ci/postgres-url) || { \
 	  if [ "$${CI:-}" = "true" ]; then echo "PostgreSQL is required in CI and is not available" >&2; exit 1; fi; \
 	  echo "SKIPPED: tests on PostgreSQL (no server at 127.0.0.1:5432 and TEST_DATABASE_URL is not set)"; exit 0; }; \

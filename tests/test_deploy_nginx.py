@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bench.nginx import PLACEHOLDER, TEMPLATE, Proxy, render
+from tests.conftest import missing_service
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 PAGE = b"<section id='board'>" + b"a board " * 100 + b"</section>"
@@ -82,7 +83,7 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory):
     if NGINX is None or shutil.which("openssl") is None:
-        pytest.skip("nginx is not installed (apt-get install nginx-light)")
+        missing_service("nginx is not installed (apt-get install nginx-light)")
     root = tmp_path_factory.mktemp("nginx")
     static = root / "static"
     (static / "css").mkdir(parents=True)

@@ -26,7 +26,16 @@ from competition.models import RatingSnapshot
 from scoring.models import Deal
 from tests.club.factories import html
 from tests.competition.factories import day, make_league, make_tournament
-from tests.conftest import HTMX, PASSWORD, make_evening, make_member, make_pulka, make_user, record
+from tests.conftest import (
+    HTMX,
+    PASSWORD,
+    make_evening,
+    make_member,
+    make_pulka,
+    make_user,
+    missing_service,
+    record,
+)
 from tests.scoring.factories import SIX_BY_BORIS, deal_post, ended_early
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,7 +84,7 @@ def redis_refused(settings, db):
 @pytest.fixture
 def redis_up(settings, db):
     if not redis_is_up():
-        pytest.skip("no Redis at 127.0.0.1:6379")
+        missing_service("no Redis at 127.0.0.1:6379")
     redis.Redis.from_url(UP).flushdb()
     settings.CACHES = caches_with_redis(UP)
     settings.CACHE_SHARED = True

@@ -15,7 +15,7 @@ from django.test import Client
 from django.test.signals import template_rendered
 
 from scoring import selectors, services
-from tests.conftest import HTMX, make_evening, make_member, make_pulka, record
+from tests.conftest import HTMX, make_evening, make_member, make_pulka, missing_service, record
 from tests.scoring.factories import SIX_BY_BORIS, six
 
 REDIS = "redis://127.0.0.1:6379/12"
@@ -38,7 +38,7 @@ def redis_cache(settings):
     try:
         cache.get("ping")
     except Exception as exc:  # noqa: BLE001 - whatever the client raises
-        pytest.skip(f"Redis is not running at {REDIS}: {exc}")
+        missing_service(f"Redis is not running at {REDIS}: {exc}")
     yield cache
     client = redis.Redis.from_url(REDIS)
     for key in client.scan_iter(match=f"{prefix}:*"):
