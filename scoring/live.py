@@ -1,7 +1,7 @@
 """What the spectators' polls read first: the live state of pulkas, evenings and clubs,
 kept in Django's cache framework.
 
-A poll (the pulka page every 4 s, the evening and the club pages) asks "anything new since
+A poll (the pulka page every 3 s, the evening and the club pages) asks "anything new since
 the token I hold?". The services that change a pulka call `table_changed` and the club's
 settings `club_changed`; both give the things they touched a new *generation* (a random
 token in the cache) at once and again after the commit. A poll reads in one round trip the

@@ -60,7 +60,7 @@ def test_a_spectator_sees_the_deal_without_reloading(live_server, browser, artif
     with desk.expect_response(lambda r: r.url.endswith("/deals/")):
         desk.locator("#deal-form button[type='submit']").click()
 
-    # The spectator polls every 4 seconds.
+    # The spectator polls every 3 seconds.
     spectator.wait_for_selector(
         "#board tr[data-player='Vera'] td.pool[data-pool='10']", timeout=10_000
     )

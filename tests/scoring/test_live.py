@@ -57,7 +57,7 @@ def test_a_new_deal_sends_the_new_sheet_and_log(as_persona, pulka):
 def test_the_page_polls_only_while_the_pulka_runs(as_persona, pulka):
     client = as_persona("player")
 
-    assert 'hx-trigger="every 4s"' in client.get(pulka.get_absolute_url()).content.decode()
+    assert 'hx-trigger="every 3s"' in client.get(pulka.get_absolute_url()).content.decode()
     client.logout()
     record(pulka, SIX_BY_BORIS)  # a pulka without deals cannot be finished
     as_persona("secretary").post(pulka.get_absolute_url() + "finish/")
@@ -66,7 +66,7 @@ def test_the_page_polls_only_while_the_pulka_runs(as_persona, pulka):
     html = response.content.decode()
     assert response["HX-Retarget"] == "#pulka"
     assert "Ended early" in html
-    assert 'hx-trigger="every 4s"' not in html
+    assert 'hx-trigger="every 3s"' not in html
 
 
 @pytest.mark.parametrize("persona", ["anonymous", "outsider"])
