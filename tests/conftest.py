@@ -14,6 +14,8 @@ import functools
 import hashlib
 import itertools
 import os
+import socket
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -40,6 +42,36 @@ def _empty_cache():
 def _english_by_default(settings):
     """Tests read English labels unless they ask for a language (Accept-Language)."""
     settings.LANGUAGE_CODE = "en"
+
+
+@contextlib.contextmanager
+def silent_port() -> Iterator[int]:
+    """A TCP port on 127.0.0.1 that accepts every connection and never says a word: a
+    database or a cache that hangs."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(2)
+        for sock in held:
+            sock.close()
+        listener.close()
 
 
 def missing_service(reason: str) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import copy
 import datetime
-import socket
-import threading
 import time
 
 import pytest
@@ -16,6 +14,7 @@ from django.utils import timezone
 from competition.models import WorkerHeartbeat
 from config import health
 from tests.competition.factories import DATABASE
+from tests.conftest import silent_port
 
 REDIS_REFUSED = {
     "default": {
@@ -33,28 +32,8 @@ def lines(response) -> list[str]:
 @pytest.fixture
 def hanging_server():
     """A TCP server on 127.0.0.1 that accepts every connection and never says a word."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        listener.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                held.append(listener.accept()[0])
-            except TimeoutError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield listener.getsockname()[1]
-    stop.set()
-    thread.join(2)
-    for sock in held:
-        sock.close()
-    listener.close()
+    with silent_port() as port:
+        yield port
 
 
 @pytest.fixture

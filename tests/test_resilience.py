@@ -6,10 +6,8 @@ has them: the database's connect_timeout, sessions in the database."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -35,6 +33,7 @@ from tests.conftest import (
     make_user,
     missing_service,
     record,
+    silent_port,
 )
 from tests.scoring.factories import SIX_BY_BORIS, deal_post, ended_early
 
@@ -262,28 +261,8 @@ def test_redis_is_left_alone_longer_while_it_keeps_failing(redis_refused):
 @pytest.fixture
 def hanging_redis():
     """A TCP port that accepts and never answers: a Redis that hangs."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        listener.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                held.append(listener.accept()[0])
-            except TimeoutError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield f"redis://127.0.0.1:{listener.getsockname()[1]}/11"
-    stop.set()
-    thread.join(2)
-    for sock in held:
-        sock.close()
-    listener.close()
+    with silent_port() as port:
+        yield f"redis://127.0.0.1:{port}/11"
 
 
 def test_a_hanging_redis_costs_one_timeout_then_is_left_alone(settings, db, hanging_redis):
