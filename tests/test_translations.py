@@ -5,11 +5,11 @@ visible text is an English string that escaped translation.
 """
 
 import re
-from html.parser import HTMLParser
 
 import pytest
 
 from club.models import Role
+from tests.club.factories import visible_text
 from tests.conftest import make_club, make_evening, make_member, make_pulka, record
 
 pytestmark = pytest.mark.django_db
@@ -20,35 +20,6 @@ ALLOWED = {"UK", "RU", "EN", "Enter", "JSON", "CSV", "XLSX", "PDF", "pulka", "sh
 ALLOWED |= {"Plackett", "Luce", "openskill", "ij"}  # and the subscript of S_ij
 # Talon cards as they are typed (the help text's examples): AS, 10H, QH.
 CARD_CODE = re.compile(r"(A|K|Q|J|10|9|8|7)[SCDH]")
-VISIBLE_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
-
-
-class VisibleText(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.hidden = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
-            self.hidden += 1
-        for name, value in attrs:
-            if name in VISIBLE_ATTRIBUTES and value:
-                self.parts.append(value)
-
-    def handle_endtag(self, tag):
-        if tag in ("script", "style"):
-            self.hidden -= 1
-
-    def handle_data(self, data):
-        if not self.hidden:
-            self.parts.append(data)
-
-
-def visible_text(html: str) -> str:
-    parser = VisibleText()
-    parser.feed(html)
-    return " ".join(parser.parts)
 
 
 def latin_words(text: str) -> set[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from django.utils import translation
 from django.utils.translation import ngettext
 
 from club.models import Role
+from tests.club.factories import visible_text
 from tests.conftest import PASSWORD, make_club, make_evening, make_member, make_pulka, make_user
 
 pytestmark = pytest.mark.django_db
@@ -38,35 +38,8 @@ ALLOWED = {"UK", "RU", "EN", "Pulka"}
 ADDRESS = re.compile(r"\S+@\S+")
 
 
-class VisibleText(HTMLParser):
-    """The text a reader sees or hears: data, and the labels of attributes (not hidden
-    inputs' values such as the CSRF token)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.hidden = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
-            self.hidden += 1
-        for name, value in attrs:
-            if name in {"title", "aria-label", "placeholder", "alt"} and value:
-                self.parts.append(value)
-
-    def handle_endtag(self, tag):
-        if tag in ("script", "style"):
-            self.hidden -= 1
-
-    def handle_data(self, data):
-        if not self.hidden:
-            self.parts.append(data)
-
-
 def visible(html: str) -> str:
-    parser = VisibleText()
-    parser.feed(html)
-    return " ".join(" ".join(parser.parts).split())
+    return " ".join(visible_text(html).split())
 
 
 def latin_words(text: str) -> set[str]:

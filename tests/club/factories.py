@@ -3,6 +3,7 @@ the club's factories beyond tests/conftest.py's personas (an invitation)."""
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from urllib.parse import quote
 
 from django.http import HttpResponse
@@ -15,6 +16,42 @@ from tests.conftest import make_member
 READ = {"anonymous": 404, "outsider": 404, "player": 200, "secretary": 200, "owner": 200}
 RECORD = {"anonymous": 404, "outsider": 404, "player": 403, "secretary": 200, "owner": 200}
 MANAGE = {"anonymous": 404, "outsider": 404, "player": 403, "secretary": 403, "owner": 200}
+
+
+# The attributes whose text a reader sees or hears.
+VISIBLE_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
+
+
+class VisibleText(HTMLParser):
+    """The text a reader sees or hears: data, and the labels of attributes (not hidden
+    inputs' values such as the CSRF token); not scripts and styles."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.hidden += 1
+        for name, value in attrs:
+            if name in VISIBLE_ATTRIBUTES and value:
+                self.parts.append(value)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.hidden -= 1
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    """The page's visible text, its pieces joined by spaces."""
+    parser = VisibleText()
+    parser.feed(html)
+    return " ".join(parser.parts)
 
 
 def html(response: HttpResponse) -> str:
