@@ -110,6 +110,9 @@ def test_a_thirds_tournament_reads_one_rounded_figure_everywhere(as_persona, cup
     # The exact values are there, on hover.
     assert f'title="{score(line.score)}">{total}<' in read["standings"]
     assert f'title="{signed(whists)}">{round_one}<' in read["sheet"]
+    # The sheet's settlement line says what it shows (whists, rounded), not "exact".
+    assert "У вістах:" in read_text(read["sheet"])
+    assert "Точно:" not in read_text(read["sheet"])  # what it said, over a rounded figure
     assert names[line.player] in read_text(read["standings"])
 
 
