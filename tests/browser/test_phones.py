@@ -158,7 +158,7 @@ def test_the_standings_show_place_name_and_total_of_every_row_on_a_phone(phone, 
     # Scrolled to the last round, the place, the name and the total are still in sight.
     wrap.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
     phone.wait_for_function(
-        "document.querySelector('#standings .table-wrap').classList.contains('more-left')"
+        "() => document.querySelector('#standings .table-wrap').classList.contains('more-left')"
     )
     for column in ("td:first-child", "td.player", "td.total"):
         assert cells_off_screen(phone, f"#players tbody {column}") == [], column

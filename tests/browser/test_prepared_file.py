@@ -44,7 +44,7 @@ def test_a_big_backup_is_prepared_and_then_offered_for_download(
     # The page keeps asking; none of its requests may reach the live server, whose database
     # connection this thread shares, while the worker runs here.
     page.route("**/files/*/", lambda route: route.abort())
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     work()
     page.unroute("**/files/*/")
 

@@ -92,7 +92,7 @@ def test_a_lost_connection_says_so_and_goes_when_the_next_try_works(page, live_s
     message = page.locator("#deal-1 .request-error")
     message.wait_for()
     page.wait_for_function(
-        "document.querySelector('#deal-1 .request-error').textContent.length > 0"
+        "() => document.querySelector('#deal-1 .request-error').textContent.length > 0"
     )
     assert message.inner_text() == "The connection was lost: check the network and try again."
     assert page.locator("#deal-log li.deal").count() == 2

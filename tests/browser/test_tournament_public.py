@@ -65,7 +65,7 @@ def test_the_filter_narrows_the_list_as_the_visitor_types(live_server, page, cup
 
     with page.expect_response(re.compile(r"q=")):
         page.locator("#find-q").press_sequentially("шевч", delay=30)
-    page.wait_for_function("document.querySelectorAll('.find-line').length === 2")
+    page.wait_for_function("() => document.querySelectorAll('.find-line').length === 2")
 
     shown = [int(p) for p in lines.evaluate_all("els => els.map(e => e.dataset.player)")]
     wanted = {p.pk for p in Player.objects.filter(name__in=["Андрій Шевченко", "Ольга Шевчук"])}
