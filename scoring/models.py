@@ -30,6 +30,9 @@ class Evening(models.Model):
     # Whether its pulkas count in the club's leagues and ratings (a tournament's rounds may
     # not). Copied into the result caches, which leagues and ratings read.
     counted = models.BooleanField(_("counts in leagues and ratings"), default=True)
+    # The players record their own tables through each table's link (Pulka.table_token),
+    # an opponent confirming every deal; a tournament's rounds always do.
+    self_entry = models.BooleanField(_("players record their own tables"), default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -83,6 +86,16 @@ class Pulka(models.Model):
     # Set when the table's results are settled for good (a confirmed tournament round):
     # from then on only the club's owner changes it, as a judge, giving a reason.
     locked_at = models.DateTimeField(_("locked at"), null=True, blank=True)
+    # The table link /t/<token>/: its players enter and confirm its deals without an
+    # account of the club. None: no link (a secretary records). Renewing it kills the old.
+    table_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
+    # The table's clock, kept by the layer that runs it (a tournament round): its time runs
+    # out at `ends_at`; while the clock is paused `ends_at` is None and `paused_left` holds
+    # what is left. `deals_after_time`: how many deals may start once the time is out (1:
+    # the deal in progress is the last); None: no rule, the judge ends the table.
+    ends_at = models.DateTimeField(_("time runs out at"), null=True, blank=True)
+    paused_left = models.DurationField(null=True, blank=True)
+    deals_after_time = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["evening", "table"]
@@ -131,6 +144,11 @@ class Seat(models.Model):
     pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # The account that took this seat through the table link, being the player's own
+    # (Player.user): from then on nobody else enters or confirms as this seat.
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["pulka", "position"]
@@ -162,6 +180,16 @@ class DealKind(models.TextChoices):
 MAX_DEALS = 500
 
 
+class DealCheck(models.TextChoices):
+    """Where a deal entered at the table stands: an opponent confirms it, or disputes it
+    and the judge (a secretary) resolves it. A secretary's entry needs no confirmation."""
+
+    NONE = "", _("entered by a secretary")
+    AWAITING = "awaiting", _("awaiting confirmation")
+    CONFIRMED = "confirmed", _("confirmed")
+    DISPUTED = "disputed", _("disputed")
+
+
 class Deal(models.Model):
     """One deal as entered: every field of a pulka/1 deal, players stored by seat."""
 
@@ -191,6 +219,22 @@ class Deal(models.Model):
     # The one-time key of the entry form that recorded the deal: a form posted twice (a
     # phone retrying on bad Wi-Fi) records its deal once. None for imports and older rows.
     entry_key = models.UUIDField(null=True, blank=True, editable=False)
+    # Entered at the table (through its link): by the player at `entered_seat`, confirmed by
+    # another seat's player, or disputed with a reason. Null seats: not entered so.
+    confirmation = models.CharField(
+        _("confirmation"),
+        max_length=10,
+        choices=DealCheck.choices,
+        default=DealCheck.NONE,
+        blank=True,
+    )
+    entered_seat = models.PositiveSmallIntegerField(_("entered by (seat)"), null=True, blank=True)
+    confirmed_seat = models.PositiveSmallIntegerField(
+        _("confirmed by (seat)"), null=True, blank=True
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    disputed_seat = models.PositiveSmallIntegerField(_("disputed by (seat)"), null=True, blank=True)
+    dispute_reason = models.CharField(_("why it is disputed"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["pulka", "number"]
@@ -285,6 +329,9 @@ class RevisionAction(models.TextChoices):
     CHANGED = "changed", _("changed")
     DELETED = "deleted", _("deleted")
     INSERTED = "inserted", _("inserted")
+    CONFIRMED = "confirmed", _("confirmed")
+    DISPUTED = "disputed", _("disputed")
+    KEPT = "kept", _("kept by the judge")
 
 
 class DealRevision(models.Model):
@@ -295,7 +342,7 @@ class DealRevision(models.Model):
         Deal, on_delete=models.SET_NULL, null=True, blank=True, related_name="revisions"
     )
     number = models.PositiveIntegerField(_("deal"))
-    action = models.CharField(_("action"), max_length=8, choices=RevisionAction.choices)
+    action = models.CharField(_("action"), max_length=10, choices=RevisionAction.choices)
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
     user = models.ForeignKey(
@@ -304,6 +351,9 @@ class DealRevision(models.Model):
     at = models.DateTimeField(default=timezone.now)
     # A judge's correction of a locked pulka says why; empty for every other change.
     reason = models.TextField(_("reason"), blank=True)
+    # The seat of the player who did it at the table (through the table link); None: a
+    # secretary or the judge.
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
 
     class Meta:
         ordering = ["pulka", "-at", "-id"]

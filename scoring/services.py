@@ -8,6 +8,7 @@ writes the revision row, bumps the pulka's version and rebuilds the result cache
 from __future__ import annotations
 
 import datetime
+import secrets
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -888,6 +889,52 @@ def pulka_lock(*, pulka: Pulka) -> Pulka:
 
 
 @transaction.atomic
+def _new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits: not guessed, and short enough for a QR code
+
+
+@transaction.atomic
+def table_link_open(*, pulka: Pulka) -> str:
+    """Give the table its link (Pulka.table_token) if it has none; returns the token."""
+    locked = Pulka.objects.select_for_update().get(pk=pulka.pk)
+    if locked.table_token is None:
+        locked.table_token = _new_token()
+        _bump(locked, "table_token")
+    pulka.table_token, pulka.version = locked.table_token, locked.version
+    return locked.table_token
+
+
+@transaction.atomic
+def table_link_renew(*, pulka: Pulka) -> str:
+    """A new link for the table: the old one stops working at once."""
+    locked = Pulka.objects.select_for_update().get(pk=pulka.pk)
+    locked.table_token = _new_token()
+    _bump(locked, "table_token")
+    pulka.table_token, pulka.version = locked.table_token, locked.version
+    _announce(pulka)
+    return locked.table_token
+
+
+@transaction.atomic
+def table_clock_set(
+    *,
+    pulkas: Sequence[Pulka],
+    ends_at: datetime.datetime | None,
+    paused_left: datetime.timedelta | None,
+    deals_after_time: int | None,
+) -> None:
+    """Set the clock of these tables (see Pulka.ends_at): the layer that runs the clock
+    (a tournament round) calls this when it starts, pauses, resumes or adds time."""
+    for pulka in pulkas:
+        locked = Pulka.objects.select_for_update().get(pk=pulka.pk)
+        locked.ends_at, locked.paused_left = ends_at, paused_left
+        locked.deals_after_time = deals_after_time
+        _bump(locked, "ends_at", "paused_left", "deals_after_time")
+        pulka.ends_at, pulka.paused_left = ends_at, paused_left
+        pulka.deals_after_time, pulka.version = deals_after_time, locked.version
+        _announce(pulka)
+
+
 def pulka_unlock(*, pulka: Pulka) -> Pulka:
     """Open a locked pulka to the secretaries again."""
     locked, _names, _deals = _locked(pulka)

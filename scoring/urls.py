@@ -1,12 +1,13 @@
 from django.urls import path
 
-from scoring import evening_views, exchange_views, print_views, views
+from scoring import evening_views, exchange_views, print_views, table_views, views
 
 app_name = "scoring"
 
 CLUB = "c/<slug:club_slug>/"
 EVENING = CLUB + "s/<int:evening_id>/"
 PULKA = CLUB + "p/<int:pulka_id>/"
+TABLE = "t/<str:token>/"
 
 urlpatterns = [
     path(CLUB, evening_views.club_detail, name="club-detail"),
@@ -33,6 +34,10 @@ urlpatterns = [
     path(PULKA + "export/pulka.json", exchange_views.pulka_export, name="pulka-export"),
     path(PULKA + "export/sheet.json", exchange_views.sheet_export, name="sheet-export"),
     path(EVENING + "import/", exchange_views.pulka_import, name="pulka-import"),
+]
+urlpatterns += [
+    # The table link: its players' own entry (scoring.table_views).
+    path(TABLE, table_views.table_page, name="table"),
 ]
 urlpatterns += [
     path(PULKA + "print/", print_views.pulka_print, name="pulka-print"),
