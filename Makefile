@@ -58,6 +58,9 @@ tools:
 	@.ci/need-command nginx nginx-light || { \
 	  if [ "$${CI:-}" = "true" ]; then echo "nginx is required in CI and is not available" >&2; exit 1; fi; \
 	  echo "(no nginx: its tests are skipped)"; }
+	@.ci/need-command zbarimg zbar-tools || { \
+	  if [ "$${CI:-}" = "true" ]; then echo "zbarimg is required in CI and is not available" >&2; exit 1; fi; \
+	  echo "(no zbarimg: the tests that read QR codes back are skipped)"; }
 
 test-sqlite: messages tools
 	@echo "== tests on SQLite"
@@ -70,7 +73,7 @@ test-postgres: messages tools
 	echo "== tests on PostgreSQL"; \
 	DATABASE_URL="$$url" $(PY) -m pytest -m "not browser" --ignore=tests/engine -n 2 -q -p no:playwright
 
-test-browser: messages
+test-browser: messages tools
 	@if ! .ci/need-command chromium chromium; then \
 	  if [ "$${CI:-}" = "true" ]; then echo "Chromium is required in CI and is not available" >&2; exit 1; fi; \
 	  echo "SKIPPED: browser tests (Chromium is not installed: apt-get install chromium)"; exit 0; fi; \
