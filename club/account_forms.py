@@ -67,3 +67,19 @@ class AccountDeleteForm(forms.Form):
         if not self.user.check_password(password):
             raise forms.ValidationError(_("That is not your password."), code="wrong_password")
         return password
+
+
+class NoticeForm(forms.Form):
+    """Which notices the account gets, by mail and in Telegram (AccountSettings); the
+    Telegram fields only on a site with a bot."""
+
+    seating_by_mail = forms.BooleanField(label=_("by mail"), required=False)
+    seating_by_telegram = forms.BooleanField(label=_("in Telegram"), required=False)
+    confirm_by_mail = forms.BooleanField(label=_("by mail"), required=False)
+    confirm_by_telegram = forms.BooleanField(label=_("in Telegram"), required=False)
+
+    def __init__(self, *args, telegram: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not telegram:
+            del self.fields["seating_by_telegram"]
+            del self.fields["confirm_by_telegram"]

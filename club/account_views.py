@@ -1,6 +1,7 @@
 """One's own account: the name, the language, links to allauth's e-mail and password pages,
-and deleting the account. Per user, so there is no club and no tenant gate: a view only ever
-reads and writes request.user, never an account named in the URL.
+which notices it gets by mail and in Telegram (club.notices), linking a Telegram chat
+(club.telegram), and deleting the account. Per user, so there is no club and no tenant
+gate: a view only ever reads and writes request.user, never an account named in the URL.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from allauth.account.models import EmailAddress
 from allauth.core import ratelimit
 from django.conf import settings
 from django.contrib.auth import logout
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import check_for_language
@@ -17,24 +18,44 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
-from club import selectors, services
+from club import notices, selectors, services, telegram
 from club.access import LoginRequired
 from club.account_adapter import logs_in_by_username
-from club.account_forms import AccountDeleteForm, AccountForm
+from club.account_forms import AccountDeleteForm, AccountForm, NoticeForm
 from club.language import set_language_cookie
 from club.rendering import after_action, render_page
 from club.services import ClubError
 
 
-def _account_page(request: HttpRequest, form: AccountForm) -> HttpResponse:
+def _account_context(request: HttpRequest, **parts) -> dict:
     user = request.user
     context = {
-        "form": form,
         "email": EmailAddress.objects.filter(user=user, primary=True).first(),
         "pending_email": EmailAddress.objects.filter(user=user, verified=False).first(),
         "by_username": logs_in_by_username(user),
         "memberships": selectors.memberships_for_user(user),
+        "telegram_on": telegram.enabled(),
+        **parts,
     }
+    context.setdefault("form", AccountForm(initial=_account_initial(user)))
+    context.setdefault(
+        "notice_form",
+        NoticeForm(initial=notices.preferences(user), telegram=telegram.enabled()),
+    )
+    if telegram.enabled():
+        code = telegram.code_pending(user)
+        context["telegram_chat"] = telegram.linked_chat(user)
+        context["telegram_link"] = telegram.deep_link(code.code) if code else ""
+        context["telegram_expires"] = code.expires_at if code else None
+    return context
+
+
+def _account_initial(user) -> dict:
+    return {"name": user.get_full_name(), "language": selectors.account_language(user)}
+
+
+def _account_page(request: HttpRequest, form: AccountForm) -> HttpResponse:
+    context = _account_context(request, form=form)
     return render_page(request, "club/account.html", context, fragment="account-form")
 
 
@@ -44,8 +65,7 @@ def account(request: HttpRequest) -> HttpResponse:
         raise LoginRequired
     user = request.user
     if request.method != "POST":
-        initial = {"name": user.get_full_name(), "language": selectors.account_language(user)}
-        return _account_page(request, AccountForm(initial=initial))
+        return _account_page(request, AccountForm(initial=_account_initial(user)))
     form = AccountForm(request.POST)
     if not form.is_valid():
         return _account_page(request, form)
@@ -63,6 +83,61 @@ def account(request: HttpRequest) -> HttpResponse:
     if language:
         set_language_cookie(response, language)
     return response
+
+
+def _account_part(request: HttpRequest, fragment: str, outcome: str = "", **parts) -> HttpResponse:
+    context = _account_context(request, outcome=outcome, **parts)
+    return render_page(request, "club/account.html", context, fragment=fragment)
+
+
+@require_POST
+def account_notices(request: HttpRequest) -> HttpResponse:
+    """Which notices the account gets, by mail and (on a site with a bot) in Telegram."""
+    if not request.user.is_authenticated:
+        raise LoginRequired
+    form = NoticeForm(request.POST, telegram=telegram.enabled())
+    if not form.is_valid():  # a form of checkboxes is always valid; kept for its shape
+        return _account_part(request, "notices-form", notice_form=form)
+    notices.preferences_save(user=request.user, choices=form.cleaned_data)
+    return after_action(
+        request,
+        _("Your notices are saved."),
+        url=reverse("club:account") + "#account-notices",
+        fragment=lambda said: _account_part(request, "notices-form", said),
+    )
+
+
+def _telegram_gate(request: HttpRequest) -> None:
+    if not request.user.is_authenticated:
+        raise LoginRequired
+    if not telegram.enabled():
+        raise Http404("Telegram is off on this site")
+
+
+@require_POST
+def telegram_link(request: HttpRequest) -> HttpResponse:
+    """A one-time code for the bot's deep link: the account page shows the link."""
+    _telegram_gate(request)
+    telegram.code_create(user=request.user)
+    return after_action(
+        request,
+        _("Open the link below in Telegram and press Start."),
+        url=reverse("club:account") + "#account-telegram",
+        fragment=lambda said: _account_part(request, "telegram", said),
+    )
+
+
+@require_POST
+def telegram_unlink(request: HttpRequest) -> HttpResponse:
+    _telegram_gate(request)
+    unlinked = telegram.chat_unlink(user=request.user)
+    outcome = _("Telegram is unlinked.") if unlinked else _("No Telegram chat was linked.")
+    return after_action(
+        request,
+        outcome,
+        url=reverse("club:account") + "#account-telegram",
+        fragment=lambda said: _account_part(request, "telegram", said),
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -12,6 +12,7 @@ from club.models import (
     Membership,
     MembershipEvent,
     NameClaim,
+    Notice,
     Player,
     RosterMerge,
 )
@@ -156,3 +157,16 @@ class AccountSettingsAdmin(admin.ModelAdmin):
     list_filter = ["language"]
     search_fields = ["user__username", "user__email"]
     autocomplete_fields = ["user"]
+
+
+@admin.register(Notice)
+class NoticeAdmin(admin.ModelAdmin):
+    """The notices sent and failing (club.notices): to look, not to edit."""
+
+    list_display = ["topic", "kind", "user", "channel", "state", "attempts", "sent_at"]
+    list_filter = ["state", "channel", "kind"]
+    search_fields = ["topic", "user__username", "user__email"]
+    readonly_fields = [field.name for field in Notice._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

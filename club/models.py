@@ -483,10 +483,11 @@ class MembershipEvent(models.Model):
 
 
 class AccountSettings(models.Model):
-    """What an account chose for itself: for now, the language of the pages.
+    """What an account chose for itself: the language of the pages and of its notices, which
+    notices it gets by mail and by Telegram (club.notices), and its linked Telegram chat.
 
     One row per account that chose something (club.services.account_update); none means
-    the defaults (the browser's language).
+    the defaults (the browser's language, the notices as the field defaults say, no chat).
     """
 
     user = models.OneToOneField(
@@ -494,6 +495,14 @@ class AccountSettings(models.Model):
     )
     # Empty: as the browser asks (Accept-Language), or the last language picked on the page.
     language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
+    seating_by_mail = models.BooleanField(_("round seating by mail"), default=True)
+    seating_by_telegram = models.BooleanField(_("round seating in Telegram"), default=True)
+    # A deal awaiting one's confirmation is news at the table, not in the inbox.
+    confirm_by_mail = models.BooleanField(_("deals to confirm by mail"), default=False)
+    confirm_by_telegram = models.BooleanField(_("deals to confirm in Telegram"), default=True)
+    # The Telegram chat the account linked from its page (club.telegram); None: none.
+    telegram_chat_id = models.BigIntegerField(null=True, blank=True, unique=True)
+    telegram_linked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("account settings")
@@ -501,3 +510,83 @@ class AccountSettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.language or '-'}"
+
+
+class TelegramCode(models.Model):
+    """A one-time code linking a Telegram chat to an account: the account page makes it, the
+    bot's deep link (t.me/<bot>?start=<code>) carries it, the webhook spends it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="telegram_codes"
+    )
+    code = models.CharField(max_length=43, unique=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("Telegram link code")
+        verbose_name_plural = _("Telegram link codes")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.expires_at:%Y-%m-%d %H:%M}"
+
+
+class NoticeChannel(models.TextChoices):
+    MAIL = "mail", _("mail")
+    TELEGRAM = "telegram", _("Telegram")
+    # The recipient has no address or channel he allows: kept so that pages can count him.
+    NONE = "none", _("no address or channel")
+
+
+class NoticeKind(models.TextChoices):
+    SEATING = "seating", _("round seating")
+    CONFIRM = "confirm", _("a deal to confirm")
+
+
+class NoticeState(models.TextChoices):
+    PENDING = "pending", _("waiting to be sent")
+    SENDING = "sending", _("being sent")
+    SENT = "sent", _("sent")
+    FAILED = "failed", _("failed")
+    UNREACHABLE = "unreachable", _("no address or channel")
+
+
+class Notice(models.Model):
+    """One notice to one account by one channel about one topic ("round:<id>"), written in
+    the recipient's language when queued (club.notices.queue) and sent by a background task.
+
+    Queued again for the same topic (a correction), the row takes the new text and is pending
+    again; `queued_at` tells that text from the one a task may be sending at that moment.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=10, choices=NoticeChannel.choices)
+    kind = models.CharField(max_length=10, choices=NoticeKind.choices)
+    topic = models.CharField(max_length=64)
+    subject = models.CharField(max_length=200, blank=True)
+    text = models.TextField(blank=True)
+    state = models.CharField(
+        max_length=12, choices=NoticeState.choices, default=NoticeState.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    queued_at = models.DateTimeField(default=timezone.now)
+    # A failed attempt waits until then before the next one (None: at once).
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "channel", "kind", "topic"], name="club_notice_unique_topic"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["state", "next_attempt_at"], name="club_notice_due"),
+            models.Index(fields=["topic", "kind"], name="club_notice_topic"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.topic} to {self.user} by {self.channel}: {self.state}"

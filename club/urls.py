@@ -1,6 +1,6 @@
 from django.urls import path
 
-from club import account_views, invitation_views, views
+from club import account_views, invitation_views, telegram_views, views
 
 app_name = "club"
 
@@ -9,6 +9,12 @@ CLUB = "c/<slug:club_slug>/"
 urlpatterns = [
     path("accounts/profile/", account_views.account, name="account"),
     path("accounts/delete/", account_views.account_delete, name="account-delete"),
+    path("accounts/profile/notices/", account_views.account_notices, name="account-notices"),
+    path("accounts/profile/telegram/link/", account_views.telegram_link, name="telegram-link"),
+    path(
+        "accounts/profile/telegram/unlink/", account_views.telegram_unlink, name="telegram-unlink"
+    ),
+    path("telegram/webhook/", telegram_views.webhook, name="telegram-webhook"),
     path("clubs/new/", views.club_create, name="create"),
     path(CLUB + "settings/", views.club_settings, name="settings"),
     path(CLUB + "members/", views.member_list, name="members"),

@@ -198,11 +198,15 @@ TASKS_BACKENDS = {
 TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "immediate")
 if TASKS_BACKEND not in TASKS_BACKENDS:
     raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(TASKS_BACKENDS)}")
-# Two queues: "default" for the re-rates, "files" for the prepared files
-# (competition.files.services.QUEUE), each with its own `db_worker --queue-name`, so that a
-# long printout never makes a club's ratings wait.
+# Three queues: "default" for the re-rates, "files" for the prepared files
+# (competition.files.services.QUEUE), "notices" for the players' mails and Telegram messages
+# (club.notices.QUEUE), each with its own `db_worker --queue-name`, so that a long printout
+# never makes a club's ratings wait, nor a long re-rate a round's seating notices.
 TASKS = {
-    "default": {"BACKEND": TASKS_BACKENDS[TASKS_BACKEND], "QUEUES": ["default", "files"]},
+    "default": {
+        "BACKEND": TASKS_BACKENDS[TASKS_BACKEND],
+        "QUEUES": ["default", "files", "notices"],
+    },
 }
 # Files prepared in the background (competition.files.services): the builds one member, and
 # one club, may ask for in an hour. A file already prepared for the same data is shared and
@@ -355,6 +359,19 @@ if DEBUG and not EMAIL_URL and not os.environ.get("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 else:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+
+# Telegram, optional (club.telegram): with a bot token an account may link its chat and get
+# its notices there too; empty, the site shows nothing of Telegram. The webhook secret is
+# what Telegram sends back in X-Telegram-Bot-Api-Secret-Token (`manage.py telegram_webhook`
+# registers it); the API URL is a setting so that the tests talk to a fake server.
+TELEGRAM_BOT_TOKEN = os.environ.get("TELEGRAM_BOT_TOKEN", "")
+TELEGRAM_BOT_USERNAME = os.environ.get("TELEGRAM_BOT_USERNAME", "")
+TELEGRAM_WEBHOOK_SECRET = os.environ.get("TELEGRAM_WEBHOOK_SECRET", "")
+TELEGRAM_API_URL = os.environ.get("TELEGRAM_API_URL", "https://api.telegram.org").rstrip("/")
+if TELEGRAM_BOT_TOKEN and not (TELEGRAM_BOT_USERNAME and TELEGRAM_WEBHOOK_SECRET):
+    raise ImproperlyConfigured(
+        "TELEGRAM_BOT_TOKEN needs TELEGRAM_BOT_USERNAME and TELEGRAM_WEBHOOK_SECRET too"
+    )
 
 LOGIN_URL = "login"  # /accounts/login/, allauth's login page
 LOGIN_REDIRECT_URL = "home"
