@@ -63,3 +63,46 @@ def clock_of(
     if ends_at is None and paused_left is None:
         return None
     return Clock(ends_at=ends_at, paused_left=paused_left, now=now)
+
+
+def last_deal(
+    ends_at: datetime.datetime | None,
+    deals_after_time: int | None,
+    entered_before_end: int,
+    now: datetime.datetime,
+) -> int | None:
+    """The number of the last deal a table may record once its time is out, or None while
+    no rule limits it (no clock, a paused one, time not out yet, or no "last deal" rule).
+
+    `entered_before_end`: how many of its deals were entered before `ends_at`. The rule
+    lets `deals_after_time` more start: with 13 deals in time and 1 after (the deal in
+    progress is the last), deal 14 is the last one.
+
+    >>> end = datetime.datetime(2026, 1, 1, 12, 0)
+    >>> last_deal(end, 1, 13, end + datetime.timedelta(minutes=1))
+    14
+    >>> last_deal(end, 1, 13, end - datetime.timedelta(minutes=1)) is None
+    True
+    """
+    if ends_at is None or deals_after_time is None or now < ends_at:
+        return None
+    return entered_before_end + deals_after_time
+
+
+@dataclass(frozen=True)
+class TimeRule:
+    """Where a table stands against its "last deal" rule: `last` is the last deal it may
+    record (None: no limit now), `next_number` the deal it would record next."""
+
+    last: int | None
+    next_number: int
+
+    @property
+    def last_begun(self) -> bool:
+        """The time is out and the next deal is the last one: the players are told."""
+        return self.last is not None and self.next_number == self.last
+
+    @property
+    def over(self) -> bool:
+        """The time is out and the last deal is recorded: no deal may be added."""
+        return self.last is not None and self.next_number > self.last

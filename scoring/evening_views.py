@@ -24,6 +24,7 @@ from club import selectors as club_selectors
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
 from club.params import PAGE_MAX, int_param
+from club.qr import qr_svg_inline
 from club.rendering import (
     after_action,
     club_context,
@@ -170,6 +171,7 @@ def evening_create(request: HttpRequest, club_slug: str) -> HttpResponse:
                 venue=form.cleaned_data["venue"],
                 notes=form.cleaned_data["notes"],
                 created_by=request.user,
+                self_entry=form.cleaned_data["self_entry"],
             )
             return after_action(
                 request,
@@ -247,6 +249,8 @@ def _tables_page(
             summary=selectors.evening_summary(evening, tables),
             live_token=token,
         )
+        if access.can_record and evening.self_entry:
+            _with_links(request, tables)
         if access.can_record and not wants_fragment(request):
             context["new_table_form"] = PulkaCreateForm(club=access.club)
             context["import_form"] = PulkaImportForm()
@@ -257,6 +261,19 @@ def _tables_page(
         return render()[0]
     key = watch.render_key(token, get_language(), access.role or PUBLIC)
     return live.rendered(key, render)
+
+
+def _with_links(request: HttpRequest, tables: list) -> None:
+    """Each running table's link and its QR code, for the secretaries' eyes only: the link
+    is the players' credential (scoring.table_views)."""
+    for table in tables:
+        pulka = table.pulka
+        if pulka.table_token and pulka.is_running:
+            link = request.build_absolute_uri(reverse("scoring:table", args=[pulka.table_token]))
+            pulka.table_link = link
+            pulka.table_qr = qr_svg_inline(
+                link, title=_("The link of table %(table)s") % {"table": pulka.table}
+            )
 
 
 def _gzipped(request: HttpRequest, response: HttpResponse) -> HttpResponse:
@@ -279,6 +296,7 @@ def evening_edit(request: HttpRequest, club_slug: str, evening_id: int) -> HttpR
                 date=form.cleaned_data["date"],
                 venue=form.cleaned_data["venue"],
                 notes=form.cleaned_data["notes"],
+                self_entry=form.cleaned_data["self_entry"],
             )
             return after_action(request, _("The evening is saved."), url=evening.get_absolute_url())
     else:

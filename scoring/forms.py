@@ -124,8 +124,14 @@ class EveningForm(forms.ModelForm):
 
     class Meta:
         model = Evening
-        fields = ["date", "venue", "notes"]
+        fields = ["date", "venue", "notes", "self_entry"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        help_texts = {
+            "self_entry": _(
+                "Each table gets its own link and QR code: its players enter the deals on "
+                "their phones, and another player of the table confirms each one."
+            )
+        }
 
 
 def _choice(key: str, label: str, help_text: str = "") -> forms.ChoiceField:

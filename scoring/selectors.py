@@ -15,6 +15,7 @@ from fractions import Fraction
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from club.access import member_name, member_player, member_role
 from club.models import Club
@@ -448,4 +449,48 @@ def evening_summary(evening: Evening, tables: list[Table] | None = None) -> Even
     )
     return EveningSummary(
         lines=lines, money=evening_money, running=tuple(running), abandoned=tuple(abandoned)
+    )
+
+
+def table_for_token(token: str) -> Pulka | None:
+    """The pulka whose table link is `token` (with its evening and club), or None."""
+    return Pulka.objects.select_related("evening__club").filter(table_token=token).first()
+
+
+def table_seats(pulka: Pulka) -> list[Seat]:
+    """The table's seats in order, with their players (who may have an account) and the
+    account that took each, if any."""
+    return list(Seat.objects.filter(pulka=pulka).select_related("player").order_by("position"))
+
+
+@dataclass(frozen=True)
+class DealCheckLine:
+    """What a deal entered at the table says about its confirmation ("entered by Anna (seat
+    1), awaiting confirmation"): the seats by "name (seat n)"; `confirmed` None on a
+    confirmed deal: the judge kept or corrected it."""
+
+    state: str
+    entered: str
+    confirmed: str | None
+    disputed: str | None
+    reason: str
+
+
+def seat_label(names: list[str], seat: int | None) -> str | None:
+    """ "Anna (seat 1)": seats count from 1 on the pages (Seat.position counts from 0)."""
+    if seat is None or not 0 <= seat < len(names):
+        return None
+    return _("%(name)s (seat %(seat)s)") % {"name": names[seat], "seat": seat + 1}
+
+
+def deal_check(deal: Deal, names: list[str]) -> DealCheckLine | None:
+    """How a deal's confirmation reads (None: a secretary recorded it, nothing to say)."""
+    if deal.entered_seat is None and not deal.confirmation:
+        return None
+    return DealCheckLine(
+        state=deal.confirmation,
+        entered=seat_label(names, deal.entered_seat) or "",
+        confirmed=seat_label(names, deal.confirmed_seat),
+        disputed=seat_label(names, deal.disputed_seat),
+        reason=deal.dispute_reason,
     )

@@ -27,10 +27,12 @@ from club.errors import ServiceError
 from club.models import Club, Membership, Player, Role
 from club.services import ClubError, club_results_bump, roster_players_for_names
 from scoring import engine, live, selectors
+from scoring.clock import TimeRule, last_deal
 from scoring.messages import engine_problem_text
 from scoring.models import (
     MAX_DEALS,
     Deal,
+    DealCheck,
     DealRevision,
     Evening,
     PairResultCache,
@@ -385,6 +387,10 @@ def pulka_create(
     Seat.objects.bulk_create(
         Seat(pulka=pulka, position=i, player=player) for i, player in enumerate(players)
     )
+    if evening.self_entry:
+        # Its players record it themselves: the table gets its link at once.
+        pulka.table_token = _new_token()
+        pulka.save(update_fields=["table_token"])
     _announce(pulka)
     return pulka
 
@@ -447,6 +453,7 @@ def deal_record(
     number: int | None = None,
     entry_key: uuid.UUID | None = None,
     reason: str = "",
+    seat: int | None = None,
 ) -> tuple[Deal, engine.Sheet]:
     """Add the next deal (a pulka/1 deal object, players by name) and return the new sheet.
 
@@ -462,6 +469,12 @@ def deal_record(
     Scripts that add deals one after another (the demo, tests) may leave both out. The deal
     is stored with its dealer: the one in `data`, else the rotation's. On a locked pulka
     only the club's owner records, giving a `reason` (a judge's correction).
+
+    `seat`: entered at the table, through its link, by the player at that seat (Seat.position,
+    `entered_by` his account or None): the deal awaits another seat's confirmation
+    (deal_confirm), and never lands on a locked pulka. Once the table's time is out, its
+    "last deal" rule (scoring.clock.last_deal) refuses the deals beyond the last, whoever
+    enters them.
     """
     # One statement locks the row, bumps the version and checks the pulka is running (and
     # not locked: the usual case costs no more); if the deal is refused below, the
@@ -485,6 +498,8 @@ def deal_record(
     pulka.status = PulkaStatus.RUNNING
     if judged:
         pulka.locked_at = Pulka.objects.values_list("locked_at", flat=True).get(pk=pulka.pk)
+    if judged and seat is not None:
+        raise ScoringError(_("This table has ended: its link no longer works."))
     reason = _judge_reason(pulka, entered_by, reason) if judged else ""
     names = pulka.names
     deals = selectors.engine_deals(pulka, names)
@@ -493,6 +508,11 @@ def deal_record(
         raise _wrong_number(pulka, number, next_number)
     if _at_cap(pulka, len(deals)):
         raise _cap_reached(pulka)
+    rule = time_rule(pulka, next_number)
+    if rule.over:
+        raise ScoringError(
+            _("Time is up: deal %(number)s was the last one.") % {"number": rule.last}
+        )
     if next_number > MAX_DEALS:
         raise ScoringError(
             _(
@@ -506,6 +526,8 @@ def deal_record(
     user = _user(entered_by)
     deal = _new_deal(pulka, next_number, data, names, user, entry_key=entry_key)
     deal.dealer = names.index(sheet.snapshots[-1].dealer)
+    if seat is not None:
+        deal.entered_seat, deal.confirmation = seat, DealCheck.AWAITING
     try:
         deal.save()
     except IntegrityError as exc:
@@ -522,6 +544,7 @@ def deal_record(
         user=user,
         at=deal.entered_at,
         reason=reason,
+        seat=seat,
     )
     pulka.version += 1
     changed = _settle_status(
@@ -532,6 +555,21 @@ def deal_record(
         result_cache_rebuild(pulka, names, sheet)
     _announce(pulka)
     return deal, sheet
+
+
+def time_rule(pulka: Pulka, next_number: int, now: datetime.datetime | None = None) -> TimeRule:
+    """The table's "last deal" rule as it stands now (scoring.clock.last_deal). Counts its
+    deals entered in time only once the time is out: a table without a clock costs nothing.
+
+    The clock is the caller's copy of the pulka (read by the request): the layer that runs
+    the clock writes it a few times a round, never in the middle of an entry that matters.
+    """
+    now = now or timezone.now()
+    ends_at, after = pulka.ends_at, pulka.deals_after_time
+    if ends_at is None or after is None or now < ends_at:
+        return TimeRule(last=None, next_number=next_number)
+    in_time = Deal.objects.filter(pulka=pulka, entered_at__lt=ends_at).order_by().count()
+    return TimeRule(last=last_deal(ends_at, after, in_time, now), next_number=next_number)
 
 
 def _cap_reached(pulka: Pulka) -> ScoringError:
@@ -621,6 +659,9 @@ def deal_update(
     """Correct deal `number`; refused if someone changed it since `expected_version`.
 
     Data without a dealer keeps the deal's; the later deals keep theirs whatever it is.
+    A deal entered at the table that awaits confirmation or is disputed is resolved by the
+    correction: the secretary (or the judge) who corrects it stands for it, so it becomes
+    confirmed, by no seat (as deal_keep leaves it); its dispute's seat and reason stay.
     """
     locked, names, deals, deal, reason = _locked_deal(
         pulka, number, expected_version, changed_by, reason
@@ -643,6 +684,8 @@ def deal_update(
     user = _user(changed_by)
     now = timezone.now()
     deal.changed_by, deal.changed_at, deal.version = user, now, deal.version + 1
+    if deal.confirmation in (DealCheck.AWAITING, DealCheck.DISPUTED):
+        deal.confirmation, deal.confirmed_seat, deal.confirmed_at = DealCheck.CONFIRMED, None, now
     deal.save()
     DealRevision.objects.create(
         pulka=locked,
@@ -712,6 +755,224 @@ def deal_delete(
     pulka.status, pulka.version = locked.status, locked.version
     _announce(pulka)
     return sheet
+
+
+# A deal entered at the table: another seat confirms it, any seat disputes it, the judge
+# (a secretary, or the owner on a locked table) keeps it as entered.
+
+# The longest reason a dispute keeps (Deal.dispute_reason).
+DISPUTE_REASON_MAX = 200
+
+
+def _seat_name(names: list[str], seat: int | None) -> str:
+    """ "Boris (seat 2)": a seat as the table's pages name it (seats count from 1)."""
+    if seat is None or not 0 <= seat < len(names):
+        return _("the judge")
+    return _("%(name)s (seat %(seat)s)") % {"name": names[seat], "seat": seat + 1}
+
+
+def _table_deal(pulka: Pulka, number: int) -> tuple[Pulka, list[str], Deal]:
+    """Lock the pulka, then deal `number` (the pulka's lock orders two phones acting at once:
+    the second reads what the first wrote). A stale version is checked by the caller, after
+    the deal's own state, so that the second of two confirmations hears why."""
+    locked = Pulka.objects.select_for_update().get(pk=pulka.pk)
+    deal = Deal.objects.filter(pulka=locked, number=number).order_by().first()
+    if deal is None:
+        raise ScoringError(_("Deal %(number)s no longer exists.") % {"number": number})
+    return locked, pulka.names, deal
+
+
+def _table_open(locked: Pulka) -> None:
+    if locked.status != PulkaStatus.RUNNING or locked.locked_at is not None:
+        raise ScoringError(_("This table has ended: its link no longer works."))
+
+
+def _after_check(pulka: Pulka, locked: Pulka) -> None:
+    _bump(locked)
+    pulka.version = locked.version
+    _announce(pulka)
+
+
+@transaction.atomic
+def deal_confirm(
+    *,
+    pulka: Pulka,
+    number: int,
+    expected_version: int,
+    seat: int,
+    user: AbstractBaseUser | None,
+) -> Deal:
+    """The player at `seat` confirms deal `number`, entered at the table by another seat.
+
+    Under the pulka's row lock: of two phones confirming at once, the second is told who
+    confirmed it first, and nothing changes. A deal corrected since `expected_version` (the
+    version the player saw) is refused as stale.
+    """
+    locked, names, deal = _table_deal(pulka, number)
+    _table_open(locked)
+    who = {"number": number}
+    if deal.confirmation == DealCheck.CONFIRMED:
+        raise ScoringError(
+            _("Deal %(number)s was already confirmed by %(who)s.")
+            % {**who, "who": _seat_name(names, deal.confirmed_seat)}
+        )
+    if deal.confirmation == DealCheck.DISPUTED:
+        raise ScoringError(_("Deal %(number)s is disputed: the judge decides it.") % who)
+    if deal.confirmation != DealCheck.AWAITING:
+        raise ScoringError(
+            _("Deal %(number)s was recorded by a secretary: it needs no confirmation.") % who
+        )
+    if deal.version != expected_version:
+        raise _stale(pulka, deal)
+    if seat == deal.entered_seat:
+        raise ScoringError(
+            _("You entered deal %(number)s: another player of the table confirms it.") % who
+        )
+    now = timezone.now()
+    deal.confirmation, deal.confirmed_seat, deal.confirmed_at = DealCheck.CONFIRMED, seat, now
+    deal.save(update_fields=["confirmation", "confirmed_seat", "confirmed_at"])
+    DealRevision.objects.create(
+        pulka=locked,
+        deal=deal,
+        number=number,
+        action=RevisionAction.CONFIRMED,
+        user=_user(user),
+        at=now,
+        seat=seat,
+    )
+    _after_check(pulka, locked)
+    return deal
+
+
+@transaction.atomic
+def deal_dispute(
+    *,
+    pulka: Pulka,
+    number: int,
+    expected_version: int,
+    seat: int,
+    user: AbstractBaseUser | None,
+    reason: str,
+) -> Deal:
+    """The player at `seat` disputes deal `number` (entered at the table, awaiting or
+    confirmed by a seat), saying why in at most DISPUTE_REASON_MAX characters: the judge
+    resolves it (deal_keep, or a correction, or a deletion)."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise ScoringError(_("Say what is wrong with the deal: the judge reads it."))
+    if len(reason) > DISPUTE_REASON_MAX:
+        raise ScoringError(
+            _("The reason can be at most %(max)s characters long.") % {"max": DISPUTE_REASON_MAX}
+        )
+    locked, names, deal = _table_deal(pulka, number)
+    _table_open(locked)
+    who = {"number": number}
+    if deal.confirmation == DealCheck.DISPUTED:
+        raise ScoringError(
+            _("Deal %(number)s is already disputed by %(who)s: the judge decides it.")
+            % {**who, "who": _seat_name(names, deal.disputed_seat)}
+        )
+    if deal.confirmation == DealCheck.NONE or (
+        deal.confirmation == DealCheck.CONFIRMED and deal.confirmed_seat is None
+    ):
+        raise ScoringError(
+            _("Deal %(number)s was settled by a secretary: ask the judge at the table.") % who
+        )
+    if deal.version != expected_version:
+        raise _stale(pulka, deal)
+    now = timezone.now()
+    deal.confirmation, deal.disputed_seat, deal.dispute_reason = DealCheck.DISPUTED, seat, reason
+    deal.save(update_fields=["confirmation", "disputed_seat", "dispute_reason"])
+    DealRevision.objects.create(
+        pulka=locked,
+        deal=deal,
+        number=number,
+        action=RevisionAction.DISPUTED,
+        user=_user(user),
+        at=now,
+        seat=seat,
+        reason=reason,
+    )
+    _after_check(pulka, locked)
+    return deal
+
+
+@transaction.atomic
+def deal_keep(
+    *,
+    pulka: Pulka,
+    number: int,
+    expected_version: int,
+    kept_by: AbstractBaseUser | None,
+    reason: str = "",
+) -> Deal:
+    """The judge (a secretary; the club's owner on a locked table, giving a `reason`) keeps
+    deal `number` as it was entered at the table: a disputed deal, or one that awaits a
+    confirmation no player gave, becomes confirmed by no seat (the revision KEPT says who)."""
+    locked, names, deals, deal, reason = _locked_deal(
+        pulka, number, expected_version, kept_by, reason
+    )
+    if deal.confirmation not in (DealCheck.AWAITING, DealCheck.DISPUTED):
+        raise ScoringError(
+            _("Deal %(number)s awaits no decision: nobody disputes it.") % {"number": number}
+        )
+    now = timezone.now()
+    deal.confirmation, deal.confirmed_seat, deal.confirmed_at = DealCheck.CONFIRMED, None, now
+    deal.save(update_fields=["confirmation", "confirmed_seat", "confirmed_at"])
+    DealRevision.objects.create(
+        pulka=locked,
+        deal=deal,
+        number=number,
+        action=RevisionAction.KEPT,
+        user=_user(kept_by),
+        at=now,
+        reason=reason,
+    )
+    _after_check(pulka, locked)
+    return deal
+
+
+@transaction.atomic
+def table_seat_claim(*, pulka: Pulka, seat: int, user: AbstractBaseUser) -> Seat:
+    """The account `user` takes `seat` at the table (it is the seat's player's own account,
+    Player.user): from now on nobody else acts as that seat through the link. Refused when
+    another account took it first."""
+    row = Seat.objects.select_for_update().select_related("player").get(pulka=pulka, position=seat)
+    if row.player.user_id != user.pk:
+        raise ScoringError(_("This seat is not yours: your account is not its player's."))
+    if row.claimed_by_id not in (None, user.pk):
+        raise ScoringError(_("Seat %(seat)s is taken by another account.") % {"seat": seat + 1})
+    if row.claimed_by_id is None:
+        row.claimed_by = user
+        row.save(update_fields=["claimed_by"])
+    return row
+
+
+def table_link_close(*, pulka: Pulka) -> None:
+    """The table has no link any more (its evening no longer records itself)."""
+    with transaction.atomic():
+        locked = Pulka.objects.select_for_update().get(pk=pulka.pk)
+        if locked.table_token is None:
+            return
+        locked.table_token = None
+        _bump(locked, "table_token")
+    pulka.table_token, pulka.version = None, locked.version
+    _announce(pulka)
+
+
+@transaction.atomic
+def evening_self_entry(*, evening: Evening, on: bool) -> Evening:
+    """Say whether the evening's players record their own tables: on, each running table
+    gets its link (and each new one: pulka_create); off, every link of the evening dies."""
+    evening.self_entry = on
+    evening.save(update_fields=["self_entry"])
+    pulkas = Pulka.objects.filter(evening=evening).select_related("evening__club")
+    for pulka in pulkas:
+        if on and pulka.is_running:
+            table_link_open(pulka=pulka)
+        elif not on:
+            table_link_close(pulka=pulka)
+    return evening
 
 
 def _new_deal(
@@ -888,7 +1149,6 @@ def pulka_lock(*, pulka: Pulka) -> Pulka:
     return locked
 
 
-@transaction.atomic
 def _new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 bits: not guessed, and short enough for a QR code
 
@@ -935,6 +1195,7 @@ def table_clock_set(
         _announce(pulka)
 
 
+@transaction.atomic
 def pulka_unlock(*, pulka: Pulka) -> Pulka:
     """Open a locked pulka to the secretaries again."""
     locked, _names, _deals = _locked(pulka)
@@ -976,6 +1237,7 @@ def evening_create(
     notes: str,
     created_by: AbstractBaseUser | None,
     counted: bool = True,
+    self_entry: bool = False,
 ) -> Evening:
     return Evening.objects.create(
         club=club,
@@ -984,6 +1246,7 @@ def evening_create(
         notes=notes.strip(),
         created_by=created_by,
         counted=counted,
+        self_entry=self_entry,
     )
 
 
@@ -1009,8 +1272,16 @@ def evening_count(*, evening: Evening, counted: bool, announce: bool = True) -> 
 
 
 @transaction.atomic
-def evening_update(*, evening: Evening, date: datetime.date, venue: str, notes: str) -> Evening:
-    """Change an evening; a new date moves its cached results and re-rates from the earlier."""
+def evening_update(
+    *,
+    evening: Evening,
+    date: datetime.date,
+    venue: str,
+    notes: str,
+    self_entry: bool | None = None,
+) -> Evening:
+    """Change an evening; a new date moves its cached results and re-rates from the earlier.
+    `self_entry` (None: as it is) opens or closes its tables' links (evening_self_entry)."""
     old_date = evening.date
     evening.date = date
     evening.venue = venue.strip()
@@ -1021,6 +1292,8 @@ def evening_update(*, evening: Evening, date: datetime.date, venue: str, notes: 
         PairResultCache.objects.filter(pulka__evening=evening).update(date=date)
         club_results_bump(club_id=evening.club_id)
         results_changed.send(sender=Evening, club=evening.club, since=min(old_date, date))
+    if self_entry is not None and self_entry != evening.self_entry:
+        evening_self_entry(evening=evening, on=self_entry)
     return evening
 
 
@@ -1137,6 +1410,13 @@ class RestoredDeal:
     entered_at: datetime.datetime
     changed_by: AbstractBaseUser | None
     changed_at: datetime.datetime
+    # Entered at the table (Deal.confirmation and its seats); a backup from before has none.
+    confirmation: str = ""
+    entered_seat: int | None = None
+    confirmed_seat: int | None = None
+    confirmed_at: datetime.datetime | None = None
+    disputed_seat: int | None = None
+    dispute_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -1152,6 +1432,7 @@ class RestoredRevision:
     user: AbstractBaseUser | None
     at: datetime.datetime
     reason: str = ""  # a judge's correction of a locked pulka says why
+    seat: int | None = None  # done at the table, by the player at this seat
 
 
 @dataclass(frozen=True)
@@ -1177,11 +1458,15 @@ def pulka_restore(
     status_changes: Sequence[RestoredStatus],
     deal_cap: int | None = None,
     locked_at: datetime.datetime | None = None,
+    claimed_by: Sequence[AbstractBaseUser | None] = (),
 ) -> Pulka:
     """Store a pulka/1 document as table `table` of the evening, as it stood in a backup:
     its status, who entered and changed each deal, its history, its lock. The engine checks every
     deal first; the result caches are rebuilt here (the ratings are the caller's: it re-rates
     the club once, after its last pulka). All or nothing.
+
+    What its players did at the table comes too (each deal's confirmation and seats, each
+    revision's seat, `claimed_by`: the account that took each seat); never its link.
     """
     parsed, sheet = _validated_document(document)
     if status not in PulkaStatus.values:
@@ -1216,6 +1501,7 @@ def pulka_restore(
             )
     if any(line.status not in PulkaStatus.values for line in status_changes):
         raise ScoringError(_("A line of the pulka's history is not understood."))
+    _check_table_entry(len(parsed.players), deals, revisions, claimed_by)
     players = _roster_players(evening, parsed.players)
     names = list(parsed.players)
     pulka = Pulka.objects.create(
@@ -1230,8 +1516,10 @@ def pulka_restore(
         created_at=created_at,
         finished_at=None if status == PulkaStatus.RUNNING else finished_at or timezone.now(),
     )
+    claims = list(claimed_by) + [None] * (len(players) - len(claimed_by))
     Seat.objects.bulk_create(
-        Seat(pulka=pulka, position=i, player=player) for i, player in enumerate(players)
+        Seat(pulka=pulka, position=i, player=player, claimed_by=_user(claims[i]))
+        for i, player in enumerate(players)
     )
     seats = {name: i for i, name in enumerate(names)}
     rows = []
@@ -1244,6 +1532,12 @@ def pulka_restore(
             entered_at=stamp.entered_at,
             changed_by=_user(stamp.changed_by),
             changed_at=stamp.changed_at,
+            confirmation=stamp.confirmation,
+            entered_seat=stamp.entered_seat,
+            confirmed_seat=stamp.confirmed_seat,
+            confirmed_at=stamp.confirmed_at,
+            disputed_seat=stamp.disputed_seat,
+            dispute_reason=stamp.dispute_reason,
         )
         deal.set_from_pulka_dict(engine.deal_to_dict(parsed_deal), seats)
         rows.append(deal)
@@ -1262,6 +1556,7 @@ def pulka_restore(
             user=_user(line.user),
             at=line.at,
             reason=line.reason[:REASON_MAX],
+            seat=line.seat,
         )
         for line in revisions
     )
@@ -1277,3 +1572,38 @@ def pulka_restore(
     )
     result_cache_rebuild(pulka, names, sheet, announce=False)
     return pulka
+
+
+def _check_table_entry(
+    players: int,
+    deals: Sequence[RestoredDeal],
+    revisions: Sequence[RestoredRevision],
+    claimed_by: Sequence[AbstractBaseUser | None],
+) -> None:
+    """What a backup says was done at the table must fit the table: known states, seats
+    that exist, a dispute's reason no longer than the page takes."""
+
+    def seat_ok(seat: object) -> bool:
+        return seat is None or (
+            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players
+        )
+
+    for number, stamp in enumerate(deals, 1):
+        seats = (stamp.entered_seat, stamp.confirmed_seat, stamp.disputed_seat)
+        if (
+            stamp.confirmation not in DealCheck.values
+            or not all(seat_ok(seat) for seat in seats)
+            or len(stamp.dispute_reason) > DISPUTE_REASON_MAX
+        ):
+            raise ScoringError(
+                _("What was done at the table for deal %(number)s is not understood.")
+                % {"number": number}
+            )
+    for line in revisions:
+        if not seat_ok(line.seat):
+            raise ScoringError(
+                _("A line of the history of deal %(number)s is not understood.")
+                % {"number": line.number}
+            )
+    if len(claimed_by) > players:
+        raise ScoringError(_("The pulka's seats are not understood."))

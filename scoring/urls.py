@@ -24,6 +24,7 @@ urlpatterns = [
     path(PULKA + "deals/<int:number>/edit/", views.deal_edit, name="deal-edit"),
     path(PULKA + "deals/<int:number>/delete/", views.deal_delete, name="deal-delete"),
     path(PULKA + "deals/<int:number>/insert/", views.deal_insert, name="deal-insert"),
+    path(PULKA + "deals/<int:number>/keep/", views.deal_keep, name="deal-keep"),
     path(PULKA + "history/", views.pulka_history, name="pulka-history"),
     path(PULKA + "rules/", views.pulka_rules, name="pulka-rules"),
     path(PULKA + "finish/", views.pulka_finish, name="pulka-finish"),
@@ -38,6 +39,12 @@ urlpatterns = [
 urlpatterns += [
     # The table link: its players' own entry (scoring.table_views).
     path(TABLE, table_views.table_page, name="table"),
+    path(TABLE + "seat/", table_views.table_seat, name="table-seat"),
+    path(TABLE + "deal-form/", table_views.table_deal_form, name="table-deal-form"),
+    path(TABLE + "deals/", table_views.table_deal_create, name="table-deal-create"),
+    path(TABLE + "deals/<int:number>/confirm/", table_views.table_confirm, name="table-confirm"),
+    path(TABLE + "deals/<int:number>/dispute/", table_views.table_dispute, name="table-dispute"),
+    path(TABLE + "live/", table_views.table_live, name="table-live"),
 ]
 urlpatterns += [
     path(PULKA + "print/", print_views.pulka_print, name="pulka-print"),

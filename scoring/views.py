@@ -164,6 +164,7 @@ def _log_item(
         "raspasy_cost": snapshot.raspasy_cost,
         "entered_by": who.get(deal.entered_by_id) if who else None,
         "changed_by": who.get(deal.changed_by_id) if who else None,
+        "check": selectors.deal_check(deal, names),
     }
 
 
@@ -204,6 +205,7 @@ def _context(
         target_data=target.to_pulka_dict(names) if target else None,
         urls=_urls(pulka),
         next_number=len(deals) + 1,
+        rule=services.time_rule(pulka, len(deals) + 1),
     )
 
 
@@ -323,6 +325,7 @@ def _row_print(item: dict) -> str:
         item["raspasy_cost"],
         item["entered_by"],
         item["changed_by"],
+        item["check"],
     )
     return hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
 
@@ -453,6 +456,7 @@ def _deal_created(request, access, pulka, names, deal, sheet) -> HttpResponse:
         mode="new",
         urls=_urls(pulka),
         next_number=deal.number + 1,
+        rule=services.time_rule(pulka, deal.number + 1),
         item=_log_item(deal, names, sheet.snapshots[-1], _who(access, [deal.entered_by_id])),
     )
     return _fragment(request, context, "deal-created")
@@ -679,6 +683,26 @@ def deal_delete(request: HttpRequest, club_slug: str, pulka_id: int, number: int
     return render_page(request, PAGE, context, fragment="entry")
 
 
+@require_POST
+def deal_keep(request: HttpRequest, club_slug: str, pulka_id: int, number: int) -> HttpResponse:
+    """The judge keeps deal `number` as its table entered it (disputed, or never confirmed):
+    it becomes confirmed. A correction or a deletion is the other way to resolve it."""
+    access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
+    version = int_param(request.POST.get("version"), low=0, high=DEAL_NUMBER_MAX)
+    try:
+        services.deal_keep(
+            pulka=pulka,
+            number=number,
+            expected_version=-1 if version is None else version,
+            kept_by=request.user,
+            reason=request.POST.get("reason", ""),
+        )
+    except services.ScoringError as exc:
+        return _after_change(request, access, pulka, exc.message, level=messages.ERROR)
+    done = _("Deal %(number)s is kept as entered: it is confirmed.") % {"number": number}
+    return _after_change(request, access, pulka, done)
+
+
 @require_safe
 def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
@@ -686,13 +710,16 @@ def pulka_history(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRe
     number = int_param(request.GET.get("deal"), low=1, high=DEAL_NUMBER_MAX)
     revisions = selectors.pulka_history(pulka, number)
     who = _who(access, [line.user_id for line in revisions])
+    names = pulka.names
     for line in revisions:
         line.who = who.get(line.user_id) if who else None
+        # Who did it at the table (through its link): the seat and its player's name.
+        line.at_seat = selectors.seat_label(names, getattr(line, "seat", None))
     context = club_context(
         access,
         pulka=pulka,
         evening=pulka.evening,
-        names=pulka.names,
+        names=names,
         revisions=revisions,
         number=number,
     )
