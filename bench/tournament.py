@@ -1,6 +1,6 @@
 """Benchmark of a tournament's seating: quality (repeated meetings, tables of 3) and speed.
 
-Run from the repository root:  python bench/tournament.py [--standings] [--keep]
+Run from the repository root:  python bench/tournament.py [--standings|--notices] [--keep]
 
 Pure Python (competition.lib.seating), no database. Each event is seated round by round as an
 organiser would: round 1 at random stratified by rating (`Method.RATING`), then every later
@@ -30,10 +30,20 @@ median time to a bare view that renders a small template through the same client
 middleware and login (bench/league.py's method), the two taken in turns. For information it
 also prints the first GET after a change (the standings computed) and the CSV export.
 
+Then a round's "your table" notices (club.notices, competition.tournament.notices): a cup of
+300 entrants, each with an account and an address, half of them with a linked Telegram chat,
+its first round published with the database task backend (so that the publishing request
+only writes the rows and queues the task); then one worker (django-tasks-db's db_worker,
+batch mode, in this process) sends the 450 notices: mail through Django's locmem backend,
+Telegram to the fake Bot API on 127.0.0.1 (tests/fake_telegram.py). The figures: the
+publishing of the round with its notices queued, and the time until every notice was sent.
+
 Budget: 0 repeats for 120x8 and 300x9, at most 8 for 30x8, nobody at a table of 3 more than
 twice in 8 rounds (N mod 4 = 3, N >= 15: with 7 or 11 players 24 seats at the table of 3
 cannot be shared out two each), a 300-player round in a few seconds; equal queries for the
-small and the large standings, and standings_ratio <= 5. The last seven lines are::
+small and the large standings, and standings_ratio <= 5; a 300-player round published with
+its notices queued in under 2 s, and all sent by one worker within 60 s. The last nine lines
+are::
 
     seating_repeats_30x8: N
     seating_repeats_120x8: N
@@ -42,6 +52,8 @@ small and the large standings, and standings_ratio <= 5. The last seven lines ar
     standings_queries_small: N       (16 players, 4 rounds)
     standings_queries_large: N       (300 players, 9 rounds)
     standings_ratio: X               (standings page vs a bare view, same run)
+    notices_publish_300_s: X         (publishing the round, its notices queued)
+    notices_sent_300_s: X            (one worker sending all of them)
 """
 
 from __future__ import annotations
@@ -90,6 +102,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
+from django.core import mail  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
@@ -97,9 +110,19 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
+from django_tasks_db.management.commands import db_worker  # noqa: E402
 
 from bench.common import drop_database, recreate_database, timed_gets  # noqa: E402
-from club.models import Club, Membership, Role  # noqa: E402
+from club import notices  # noqa: E402
+from club.models import (  # noqa: E402
+    AccountSettings,
+    Club,
+    Membership,
+    Notice,
+    NoticeState,
+    Player,
+    Role,
+)
 from competition.lib.seating import (  # noqa: E402
     Entrant,
     Method,
@@ -122,6 +145,14 @@ from competition.models import (  # noqa: E402
 from competition.tournament import selectors as tournament_selectors  # noqa: E402
 from competition.tournament import services as tournament_services  # noqa: E402
 from scoring.models import Evening, Pulka, PulkaResultCache, PulkaStatus, Seat  # noqa: E402
+from tests.fake_telegram import (  # noqa: E402
+    BOT_TOKEN,
+    BOT_USERNAME,
+    WEBHOOK_SECRET,
+    FakeTelegram,
+)
+
+MISSED: list[str] = []  # the parts whose budget was missed (the bench then exits 1)
 
 SEED = 20240613
 
@@ -386,9 +417,84 @@ def standings_figures() -> list[str]:
     ]
 
 
+def notices_figures() -> list[str]:
+    """The notices part (the database is ready): the two budget lines (a missed budget is
+    said on the line before them and makes the bench exit non-zero at the end)."""
+    club = private_club("notices")
+    tournament = tournament_services.tournament_create(
+        club=club,
+        created_by=None,
+        name="Notices Cup",
+        rules=club.default_rules(),
+        round_count=3,
+        scoring=Scoring.CAPS,
+        caps=tournament_services.caps_from_text(tournament_services.CAPS_PRESETS["200-650"]),
+    )
+    entered = tournament_services.entries_add(
+        tournament=tournament, names=[f"Гравець {i:03d}" for i in range(300)]
+    )
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"player{i:03d}", email=f"player{i:03d}@example.org")
+        for i in range(300)
+    )
+    for entry, user in zip(entered, users, strict=True):
+        Player.objects.filter(pk=entry.player_id).update(user=user)
+    AccountSettings.objects.bulk_create(
+        AccountSettings(user=user, language=("uk", "ru", "en")[i % 3], telegram_chat_id=1000 + i)
+        for i, user in enumerate(users)
+        if i % 2 == 0
+    )
+    draft = tournament_services.round_draft(tournament=tournament)
+    queues = ["default", "files", notices.QUEUE]
+    database = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": queues}}
+    # The worker runs in this process: it must not close the connection it shares with us.
+    db_worker.close_old_connections = lambda: None
+    with (
+        FakeTelegram() as bot,
+        override_settings(
+            TASKS=database,
+            EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+            TELEGRAM_BOT_TOKEN=BOT_TOKEN,
+            TELEGRAM_BOT_USERNAME=BOT_USERNAME,
+            TELEGRAM_WEBHOOK_SECRET=WEBHOOK_SECRET,
+            TELEGRAM_API_URL=bot.url,
+        ),
+    ):
+        mail.outbox = []
+        t0 = time.perf_counter()
+        round = tournament_services.round_publish(round=draft, by=None, starts_at=timezone.now())
+        published = time.perf_counter() - t0
+        queued = Notice.objects.exclude(state=NoticeState.UNREACHABLE).count()
+        t0 = time.perf_counter()
+        call_command(
+            "db_worker",
+            queue_name=notices.QUEUE,
+            batch=True,
+            reload=False,
+            startup_delay=False,
+            interval=0,
+            verbosity=0,
+        )
+        sending = time.perf_counter() - t0
+        sent = Notice.objects.filter(state=NoticeState.SENT).count()
+        chats = len(bot.messages())
+        mails = len(mail.outbox)
+    summary = notices.summary(f"round:{round.pk}")
+    ok = published < 2 and sending < 60 and sent == queued == 450
+    print(
+        f"\nnotices: {queued} queued for {summary.total} accounts, {sent} sent "
+        f"({mails} mails, {chats} Telegram messages); "
+        f"budget (publish < 2 s, all sent < 60 s): {'met' if ok else 'NOT met'}"
+    )
+    if not ok:
+        MISSED.append("notices")
+    return [f"notices_publish_300_s: {published:.2f}", f"notices_sent_300_s: {sending:.2f}"]
+
+
 def main() -> None:
-    # --standings: the standings part alone (while working on the page).
-    seating = [] if "--standings" in sys.argv else seating_figures()
+    # --standings, --notices: that part alone (while working on it).
+    alone = {"--standings", "--notices"} & set(sys.argv)
+    seating = [] if alone else seating_figures()
     postgres = DATABASE_URL != SQLITE_URL
     if postgres:
         recreate_database(DATABASE_URL)
@@ -403,12 +509,15 @@ def main() -> None:
         sys.exit("DEBUG must be off for the benchmark")
     try:
         call_command("migrate", verbosity=0)
-        standings = standings_figures()
+        standings = [] if "--notices" in alone else standings_figures()
+        standings += [] if "--standings" in alone else notices_figures()
     finally:
         if postgres and "--keep" not in sys.argv:
             drop_database(DATABASE_URL)
     for line in seating + standings:
         print(line)
+    if MISSED:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -219,6 +219,19 @@ class SeatingMethod(models.TextChoices):
     SCHEDULE = "schedule", _("a schedule published in advance")
 
 
+class LastDeal(models.TextChoices):
+    """What happens at a table when the round's time runs out (Pulka.deals_after_time)."""
+
+    NONE = "", _("no rule: the judge ends the tables")
+    CURRENT = "current", _("the deal in progress is the last")
+    MORE = "more", _("a number of deals more after it")
+
+
+#: The longest round a tournament may set, and the most deals "more" may allow after time.
+ROUND_MINUTES_MAX = 600
+MORE_DEALS_MAX = 20
+
+
 class Tournament(models.Model):
     """A club's tournament: entries, rounds of tables (ordinary pulkas), and standings.
 
@@ -249,6 +262,9 @@ class Tournament(models.Model):
         "stage_top",
         "stage_keep_totals",
         "counted",
+        "round_minutes",
+        "last_deal",
+        "more_deals",
     )
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
@@ -297,6 +313,24 @@ class Tournament(models.Model):
         default=False,
         help_text=_("The tables then count like any evening of the club."),
     )
+    # The round clock: every round lasts this long from its start (None: untimed), and when
+    # its time runs out the tables play on by `last_deal` (with `more_deals` for "more").
+    round_minutes = models.PositiveSmallIntegerField(
+        _("minutes a round"), null=True, blank=True, help_text=_("Empty: the rounds are untimed.")
+    )
+    last_deal = models.CharField(
+        _("when the time is out"),
+        max_length=8,
+        choices=LastDeal.choices,
+        default=LastDeal.NONE,
+        blank=True,
+    )
+    more_deals = models.PositiveSmallIntegerField(
+        _("deals more after the one in progress"),
+        null=True,
+        blank=True,
+        help_text=_("For the rule of a number of deals more."),
+    )
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -311,6 +345,16 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=models.Q(round_count__gte=1, round_count__lte=15),
                 name="competition_tournament_rounds",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(round_minutes__isnull=True)
+                | models.Q(round_minutes__gte=1, round_minutes__lte=ROUND_MINUTES_MAX),
+                name="competition_tournament_round_minutes",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(last_deal=LastDeal.MORE)
+                | models.Q(more_deals__gte=1, more_deals__lte=MORE_DEALS_MAX),
+                name="competition_tournament_more_deals",
             ),
         ]
 
@@ -398,7 +442,15 @@ class Round(models.Model):
         related_name="tournament_round",
     )
     published_at = models.DateTimeField(null=True, blank=True)
+    # When the organiser plans to start it (said when publishing): the round page, "find
+    # your table", the projector and the players' notices show it.
+    starts_at = models.DateTimeField(_("planned start"), null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # The round's clock, as a whole (its tables each keep theirs: Pulka.ends_at, which one
+    # table's extra minutes move on): its time runs out at `ends_at`; while it is paused
+    # `ends_at` is None and `paused_left` holds what is left. Both None: no clock.
+    ends_at = models.DateTimeField(_("time runs out at"), null=True, blank=True)
+    paused_left = models.DurationField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

@@ -299,6 +299,7 @@ def club_document(club: Club) -> dict[str, Any]:
                 "venue": evening.venue,
                 "notes": evening.notes,
                 "counted": evening.counted,
+                "self_entry": evening.self_entry,
                 "created_by": who(evening.created_by),
                 "created_at": _when(evening.created_at),
                 "pulkas": by_evening.get(evening.pk, []),
@@ -353,6 +354,11 @@ def _pulka_entry(pulka: Pulka, who) -> dict[str, Any]:
         "created_at": _when(pulka.created_at),
         "finished_at": _when(pulka.finished_at),
         "pulka": exchange.pulka_document(pulka),
+        # The accounts that took each seat through the table link (never the link itself).
+        "claimed_by": [
+            who(seat.claimed_by)
+            for seat in pulka.seats.select_related("claimed_by").order_by("position")
+        ],
         "deals": [
             {
                 "number": deal.number,
@@ -361,6 +367,13 @@ def _pulka_entry(pulka: Pulka, who) -> dict[str, Any]:
                 "entered_at": _when(deal.entered_at),
                 "changed_by": who(deal.changed_by),
                 "changed_at": _when(deal.changed_at),
+                # Entered at the table: the seats that entered, confirmed or disputed it.
+                "confirmation": deal.confirmation,
+                "entered_seat": deal.entered_seat,
+                "confirmed_seat": deal.confirmed_seat,
+                "confirmed_at": _when(deal.confirmed_at),
+                "disputed_seat": deal.disputed_seat,
+                "dispute_reason": deal.dispute_reason,
             }
             for deal in deals.order_by("number")
         ],
@@ -374,6 +387,7 @@ def _pulka_entry(pulka: Pulka, who) -> dict[str, Any]:
                 "user": who(line.user),
                 "at": _when(line.at),
                 "reason": line.reason,
+                "seat": line.seat,
             }
             for line in revisions
         ],
@@ -450,6 +464,7 @@ def _tournament_entry(tournament: Tournament, who, names: dict[int, str]) -> dic
                 "evening": one.evening_id,
                 "tables": by_round.get(one.pk, []),
                 "published_at": _when(one.published_at),
+                "starts_at": _when(one.starts_at),
                 "started_at": _when(one.started_at),
                 "confirmed_at": _when(one.confirmed_at),
                 "confirmed_by": who(one.confirmed_by),
@@ -965,6 +980,7 @@ def _restore_evenings(
             created_by=account(row, "created_by", where),
             # A backup from before tournaments has no "counted": every evening counted.
             counted=reader.flag(row, "counted", where),
+            self_entry=reader.flag(row, "self_entry", where, default=False),
         )
         Evening.objects.filter(pk=evening.pk).update(
             created_at=reader.moment(row, "created_at", where)
@@ -983,6 +999,13 @@ def _restore_evenings(
                 entered_at=reader.moment(d, "entered_at", f"{where}.deals[{k}]"),
                 changed_by=account(d, "changed_by", f"{where}.deals[{k}]"),
                 changed_at=reader.moment(d, "changed_at", f"{where}.deals[{k}]"),
+                # A backup from before table entry has none of these.
+                confirmation=_optional_text(reader, d, "confirmation", f"{where}.deals[{k}]"),
+                entered_seat=reader.maybe_count(d, "entered_seat", f"{where}.deals[{k}]"),
+                confirmed_seat=reader.maybe_count(d, "confirmed_seat", f"{where}.deals[{k}]"),
+                confirmed_at=reader.maybe_moment(d, "confirmed_at", f"{where}.deals[{k}]"),
+                disputed_seat=reader.maybe_count(d, "disputed_seat", f"{where}.deals[{k}]"),
+                dispute_reason=_optional_text(reader, d, "dispute_reason", f"{where}.deals[{k}]"),
             )
             for k, d in enumerate(reader.items(entry, "deals", where))
         ]
@@ -997,6 +1020,7 @@ def _restore_evenings(
                 at=reader.moment(r, "at", f"{where}.revisions[{k}]"),
                 # A backup from before locked pulkas has no reasons.
                 reason=_optional_text(reader, r, "reason", f"{where}.revisions[{k}]"),
+                seat=reader.maybe_count(r, "seat", f"{where}.revisions[{k}]"),
             )
             for k, r in enumerate(reader.items(entry, "revisions", where))
         ]
@@ -1023,6 +1047,13 @@ def _restore_evenings(
                 status_changes=changes,
                 deal_cap=entry.get("deal_cap"),
                 locked_at=reader.maybe_moment(entry, "locked_at", where),
+                claimed_by=[
+                    account({"user": name}, "user", f"{where}.claimed_by[{k}]")
+                    # A backup from before table entry has no seats taken.
+                    for k, name in enumerate(
+                        reader.items(entry, "claimed_by", where) if "claimed_by" in entry else []
+                    )
+                ],
             )
         except scoring_services.ScoringError as exc:
             raise BackupError(
@@ -1144,6 +1175,7 @@ def _restore_tournament(
             seating=_seating_of_names(reader, data, place, player),
             evening=evening,
             published_at=reader.maybe_moment(data, "published_at", place),
+            starts_at=reader.maybe_moment(data, "starts_at", place),
             started_at=reader.maybe_moment(data, "started_at", place),
             confirmed_at=reader.maybe_moment(data, "confirmed_at", place),
             confirmed_by=account(data, "confirmed_by", place),

@@ -15,7 +15,15 @@ from django.utils.translation import gettext_lazy as _
 from club.names import NAME_MAX_LENGTH, InvalidName, NameField, normalise_name, normalise_text
 from club.params import IntegerField
 from competition.lib import tournament_scoring as ts
-from competition.models import Entry, Penalty, PenaltyUnit, Tournament
+from competition.models import (
+    MORE_DEALS_MAX,
+    ROUND_MINUTES_MAX,
+    Entry,
+    LastDeal,
+    Penalty,
+    PenaltyUnit,
+    Tournament,
+)
 from competition.tournament.selectors import TIE_BREAK_LABELS
 from competition.tournament.services import (
     CAPS_PRESETS,
@@ -90,6 +98,11 @@ class TournamentForm(forms.ModelForm):
     team_best = _number("team_best", low=1, high=5)
     stage_after = _number("stage_after", low=1, high=14)
     stage_top = _number("stage_top", low=3, high=400)
+    round_minutes = _number("round_minutes", low=1, high=ROUND_MINUTES_MAX)
+    last_deal = forms.ChoiceField(
+        label=_label("last_deal"), choices=LastDeal.choices, required=False
+    )
+    more_deals = _number("more_deals", low=1, high=MORE_DEALS_MAX)
 
     class Meta:
         model = Tournament
@@ -312,3 +325,22 @@ class PenaltyForm(forms.Form):
         self.fields["round"].choices = [(n, str(n)) for n in rounds]
         if rounds:
             self.fields["round"].initial = rounds[-1]
+
+
+class PublishForm(forms.Form):
+    """Publishing a draft: when the round is planned to start (optional)."""
+
+    starts_at = forms.DateTimeField(
+        label=_("Planned start"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"],
+        help_text=_("Shown on the round page, on find your table and on the projector."),
+    )
+
+
+class AddMinutesForm(forms.Form):
+    """Minutes more for every running table of a round, or for one of them."""
+
+    minutes = IntegerField(label=_("Minutes"), min_value=1, max_value=240, initial=5)
+    table = IntegerField(label=_("Table"), required=False, min_value=1, max_value=SMALL_MAX)

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -20,11 +21,13 @@ from django.utils.translation import gettext_lazy
 from club.models import Club, Player
 from club.names import collation_key
 from competition.lib import seating
-from competition.models import EntryStatus, Penalty, Round, RoundState, Tournament
+from competition.models import EntryStatus, Penalty, Round, RoundState, RoundTable, Tournament
 from competition.tournament import selectors
 from competition.tournament.messages import bye_reason_text
 from competition.tournament.services import draft_problems
 from scoring import selectors as scoring_selectors
+from scoring.clock import Clock, clock_of
+from scoring.models import Deal, DealCheck
 
 #: Up to this many players the draft page shows the whole repeat-meetings matrix.
 MATRIX_MAX = 16
@@ -215,11 +218,105 @@ def live_tables(round: Round) -> list[LiveTable]:
     ]
 
 
-def live_token(round: Round) -> str:
-    """What the round page's poll compares: the round's state and its tables' versions."""
+def live_token(round: Round, now: datetime.datetime | None = None) -> str:
+    """What the round page's poll compares: the round's state and clock and its tables'
+    versions; while it is played, the minute too (the time since each table's last entry
+    grows with it, which no version says)."""
+    clock = f"{round.ends_at and round.ends_at.timestamp()}-{round.paused_left}"
     if round.evening_id is None:
-        return round.state
-    return f"{round.state}-{scoring_selectors.evening_live_token(round.evening)}"
+        return f"{round.state}-{clock}"
+    token = f"{round.state}-{clock}-{scoring_selectors.evening_live_token(round.evening)}"
+    if round.state == RoundState.PLAYING and now is not None:
+        token += f"-{int(now.timestamp()) // 60}"
+    return token
+
+
+def round_clock(round: Round, now: datetime.datetime) -> Clock | None:
+    """The round's clock as a whole (None: untimed, or not started)."""
+    if round.state != RoundState.PLAYING:
+        return None
+    return clock_of(round.ends_at, round.paused_left, now)
+
+
+# --- a round's tables at a glance -------------------------------------------------------------
+
+#: A running table with no entry for this long is flagged on the organiser's round page.
+SILENT_AFTER = datetime.timedelta(minutes=15)
+
+
+@dataclass(frozen=True)
+class FlaggedDeal:
+    number: int
+    disputed: bool
+    reason: str  # why it is disputed ("" while it awaits confirmation)
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """One table of a published round as the organiser watches it."""
+
+    number: int
+    pulka_id: int
+    pulka_url: str
+    running: bool
+    token: str | None  # its link's token (None: no link)
+    clock: Clock | None
+    deals: int
+    awaiting: list[FlaggedDeal]
+    disputed: list[FlaggedDeal]
+    last_entry: datetime.datetime | None
+    silent_for: datetime.timedelta | None  # since the last entry (or the start): running only
+    silent: bool  # running, and silent_for is past SILENT_AFTER
+
+
+def round_table_status(round: Round, now: datetime.datetime) -> list[TableStatus]:
+    """Each table's deals, those awaiting confirmation and disputed, its clock and the time
+    since its last entry: three queries whatever the number of tables."""
+    if round.evening_id is None:
+        return []
+    tables = list(
+        RoundTable.objects.filter(round=round)
+        .select_related("pulka__evening__club")
+        .annotate(
+            entered=Count("pulka__deals"),
+            last_entry=Max("pulka__deals__entered_at"),
+        )
+        .order_by("number")
+    )
+    flagged: dict[int, list[Deal]] = {}
+    unchecked = Deal.objects.filter(
+        pulka__evening_id=round.evening_id,
+        confirmation__in=[DealCheck.AWAITING, DealCheck.DISPUTED],
+    ).order_by("pulka_id", "number")
+    for deal in unchecked.only("pulka_id", "number", "confirmation", "dispute_reason"):
+        flagged.setdefault(deal.pulka_id, []).append(deal)
+    playing = round.state == RoundState.PLAYING
+    out = []
+    for table in tables:
+        pulka = table.pulka
+        deals = [
+            FlaggedDeal(d.number, d.confirmation == DealCheck.DISPUTED, d.dispute_reason)
+            for d in flagged.get(pulka.pk, ())
+        ]
+        since = table.last_entry or round.started_at
+        silent_for = now - since if pulka.is_running and playing and since else None
+        out.append(
+            TableStatus(
+                number=table.number,
+                pulka_id=pulka.pk,
+                pulka_url=pulka.get_absolute_url(),
+                running=pulka.is_running,
+                token=pulka.table_token if pulka.is_running else None,
+                clock=clock_of(pulka.ends_at, pulka.paused_left, now) if pulka.is_running else None,
+                deals=table.entered,
+                awaiting=[d for d in deals if not d.disputed],
+                disputed=[d for d in deals if d.disputed],
+                last_entry=table.last_entry,
+                silent_for=silent_for,
+                silent=silent_for is not None and silent_for > SILENT_AFTER,
+            )
+        )
+    return out
 
 
 # --- the home's standings -------------------------------------------------------------------

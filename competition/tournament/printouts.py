@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING
@@ -38,14 +38,24 @@ from club.models import Club, Role
 from club.names import collation_key
 from competition.files import services as files
 from competition.lib import tournament_scoring as ts
-from competition.models import Entry, Penalty, PenaltyUnit, Round, RoundState, Scoring, Tournament
-from competition.tournament import selectors
+from competition.models import (
+    Entry,
+    Penalty,
+    PenaltyUnit,
+    Round,
+    RoundState,
+    RoundTable,
+    Scoring,
+    Tournament,
+)
+from competition.tournament import links, selectors
 from competition.tournament.messages import bye_reason_text
 from competition.tournament.standings import StandingsPage
 from scoring import engine
 from scoring.drawing import Drawing, pulka_drawing
 from scoring.formatting import figure
 from scoring.messages import PRESET_LABELS
+from scoring.models import PulkaStatus
 
 if TYPE_CHECKING:
     from weasyprint import CSS
@@ -127,6 +137,8 @@ class SeatLine:
 class TableSeats:
     number: int
     seats: tuple[SeatLine, ...]
+    link: str = ""  # the table's link while it runs ("" in a draft, or once it has ended)
+    qr: str = ""  # the link's QR code, a data: URL of an SVG image
 
     @property
     def first_dealer(self) -> str:
@@ -170,6 +182,32 @@ def _tables(round: Round, names: dict[int, str]) -> tuple[list[TableSeats], list
     return tables, byes
 
 
+def _table_tokens(round: Round) -> dict[int, str]:
+    """The link's token of each running table of a published round, by table (one query)."""
+    if round.state not in (RoundState.PUBLISHED, RoundState.PLAYING):
+        return {}
+    return dict(
+        RoundTable.objects.filter(
+            round=round, pulka__status=PulkaStatus.RUNNING, pulka__table_token__isnull=False
+        ).values_list("number", "pulka__table_token")
+    )
+
+
+def _with_links(round: Round, tables: list[TableSeats]) -> list[TableSeats]:
+    """The tables with their links and QR codes (on the site's own domain: a worker may
+    print them, with no request to take a host from)."""
+    tokens = _table_tokens(round)
+    linked = []
+    for table in tables:
+        token = tokens.get(table.number)
+        if token is None:
+            linked.append(table)
+            continue
+        url = links.table_url(token)
+        linked.append(replace(table, link=url, qr=links.table_qr_image(url)))
+    return linked
+
+
 def seating_size(round: Round) -> int:
     """The players seated (and sitting out): the lines of the alphabetical list."""
     data = round.seating or {}
@@ -203,6 +241,7 @@ def seating_context(round: Round) -> dict:
     tournament = round.tournament
     names = selectors.names(tournament)
     tables, byes = _tables(round, names)
+    tables = _with_links(round, tables)
     players = [
         PlayerSeat(line.name, table.number, line.seat) for table in tables for line in table.seats
     ]
@@ -287,6 +326,7 @@ def protocols_context(round: Round, table: int | None = None) -> dict:
     tables, _byes = _tables(round, selectors.names(tournament))
     if table is not None:
         tables = [one for one in tables if one.number == table]
+    tables = _with_links(round, tables)
     protocols = [
         Protocol(one, blank_sheet(rules, [line.name for line in one.seats])) for one in tables
     ]
@@ -348,10 +388,11 @@ def _printed(tournament: Tournament) -> tuple:
 
 
 def round_version(club: Club, *, tournament_id: int, number: int) -> str:
-    """The version of a round's seating and protocols: its state and seating, and the
-    names and settings they print (two small queries)."""
+    """The version of a round's seating and protocols: its state and seating, the names
+    and settings they print, and its running tables' links (three small queries)."""
     round = _round_of(club, tournament_id, number)
-    return _digest(_printed(round.tournament), round.number, round.state, round.seating)
+    tokens = sorted(_table_tokens(round).items())  # a new link, or a table ended, prints anew
+    return _digest(_printed(round.tournament), round.number, round.state, round.seating, tokens)
 
 
 def standings_version(club: Club, *, tournament_id: int, after: int | None = None) -> str:

@@ -19,6 +19,7 @@ refuse (a TournamentError in the user's words) and changes nothing when it refus
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -29,7 +30,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from club.errors import ServiceError
 from club.models import Club, Membership, Player, Role
@@ -39,8 +40,11 @@ from competition.lib import seating
 from competition.lib import tournament_scoring as ts
 from competition.lib.problems import Problem, TournamentError
 from competition.models import (
+    MORE_DEALS_MAX,
+    ROUND_MINUTES_MAX,
     Entry,
     EntryStatus,
+    LastDeal,
     Penalty,
     PenaltyUnit,
     Round,
@@ -51,11 +55,21 @@ from competition.models import (
     Tournament,
 )
 from competition.rating import background
-from competition.tournament import selectors
+from competition.tournament import notices, selectors
 from competition.tournament.messages import tournament_problem_text
 from scoring import engine
+from scoring.clock import clock_of
 from scoring.messages import engine_problem_text
-from scoring.models import MAX_DEALS, DealRevision, Evening, PulkaResultCache, PulkaStatus
+from scoring.models import (
+    MAX_DEALS,
+    Deal,
+    DealCheck,
+    DealRevision,
+    Evening,
+    Pulka,
+    PulkaResultCache,
+    PulkaStatus,
+)
 from scoring.services import (
     ScoringError,
     evening_count,
@@ -64,6 +78,9 @@ from scoring.services import (
     pulka_finish,
     pulka_lock,
     pulka_seat,
+    table_clock_set,
+    table_link_open,
+    table_link_renew,
 )
 
 #: Whists or points a judge may take away at once, either way.
@@ -291,10 +308,58 @@ def _check_settings(fields: dict) -> None:
             _("A team's score needs its best 1 to 5 players, not %(best)s.") % {"best": best},
             field="team_best",
         )
+    _check_clock(fields)
     try:
         fields["rules"] = engine.rules_to_dict(engine.rules_from_dict(fields.get("rules")))
     except engine.PulkaError as exc:
         raise TournamentServiceError(engine_problem_text(exc), field="rules") from exc
+
+
+def _check_clock(fields: dict) -> None:
+    """The round clock's settings: a length in minutes (or none), and what happens at time.
+    `more_deals` is kept only for the rule that reads it."""
+    minutes = fields.get("round_minutes")
+    if minutes is not None and not _in_range(minutes, 1, ROUND_MINUTES_MAX):
+        raise TournamentServiceError(
+            _("A round lasts 1 to %(max)s minutes (empty: untimed).") % {"max": ROUND_MINUTES_MAX},
+            field="round_minutes",
+        )
+    rule = fields.get("last_deal") or LastDeal.NONE
+    if rule not in LastDeal.values:
+        raise TournamentServiceError(
+            _("Choose what happens when the time is out."), field="last_deal"
+        )
+    fields["last_deal"] = rule
+    if rule != LastDeal.NONE and minutes is None:
+        raise TournamentServiceError(
+            _("A rule for the last deal needs the rounds' length in minutes."),
+            field="last_deal",
+        )
+    more = fields.get("more_deals")
+    if rule == LastDeal.MORE:
+        if not _in_range(more, 1, MORE_DEALS_MAX):
+            raise TournamentServiceError(
+                _("Say how many deals more: 1 to %(max)s.") % {"max": MORE_DEALS_MAX},
+                field="more_deals",
+            )
+    elif "more_deals" in fields:
+        fields["more_deals"] = None
+
+
+def deals_after_time(tournament: Tournament) -> int | None:
+    """How many deals may start at a table once its time is out (Pulka.deals_after_time):
+    the one in progress, and N more by the rule "more"; None: no rule, the judge ends it.
+
+    >>> deals_after_time(Tournament(last_deal="more", more_deals=2))
+    3
+    >>> deals_after_time(Tournament(last_deal="current")), deals_after_time(Tournament())
+    (1, None)
+    """
+    if tournament.last_deal == LastDeal.CURRENT:
+        return 1
+    if tournament.last_deal == LastDeal.MORE:
+        return 1 + (tournament.more_deals or 0)
+    return None
 
 
 def _resolved(rules: dict) -> dict:
@@ -812,13 +877,24 @@ def draft_discard(*, round: Round) -> None:
     _draft(round).delete()
 
 
+#: How far from now a planned start may be: beyond it, surely a typo.
+STARTS_AT_RANGE = datetime.timedelta(days=366)
+
+
 @transaction.atomic
-def round_publish(*, round: Round, by: AbstractBaseUser | None) -> Round:
+def round_publish(
+    *, round: Round, by: AbstractBaseUser | None, starts_at: datetime.datetime | None = None
+) -> Round:
     """Publish the draft: an evening of the club with one pulka per table, seated as drawn,
     with the tournament's conventions and deal cap; it counts in the club's leagues and
-    ratings if the tournament does."""
+    ratings if the tournament does. Every table gets its link (its players record it), and
+    the round its planned start (`starts_at`, optional)."""
     tournament = _lock(round.tournament)
     locked = _draft(round)
+    if starts_at is not None and abs(starts_at - timezone.now()) > STARTS_AT_RANGE:
+        raise TournamentServiceError(
+            _("The planned start is a time within a year from now."), field="starts_at"
+        )
     problems = draft_problems(locked)
     if problems:
         raise TournamentServiceError(_sentences(problems))
@@ -831,6 +907,7 @@ def round_publish(*, round: Round, by: AbstractBaseUser | None) -> Round:
         notes=_("%(tournament)s, round %(number)s")
         % {"tournament": tournament.name, "number": locked.number},
         counted=tournament.counted,
+        self_entry=True,
         created_by=_user(by),
     )
     for table in current.tables:
@@ -847,10 +924,13 @@ def round_publish(*, round: Round, by: AbstractBaseUser | None) -> Round:
         except ScoringError as exc:
             raise TournamentServiceError(exc.message) from exc
         RoundTable.objects.create(round=locked, number=table.number, pulka=pulka)
+        table_link_open(pulka=pulka)
     locked.evening = evening
     locked.state = RoundState.PUBLISHED
     locked.published_at = timezone.now()
-    locked.save(update_fields=["evening", "state", "published_at"])
+    locked.starts_at = starts_at
+    locked.save(update_fields=["evening", "state", "published_at", "starts_at"])
+    notices.round_published(locked)
     return locked
 
 
@@ -867,12 +947,195 @@ def _locked_round_in(round: Round, *states: str) -> Round:
 
 @transaction.atomic
 def round_start(*, round: Round) -> Round:
-    _lock(round.tournament)
+    """Start the round, and its clock if the tournament's rounds are timed: the round and
+    every running table run out in `round_minutes`, the tables then playing on by the
+    tournament's rule for the last deal."""
+    tournament = _lock(round.tournament)
     locked = _locked_round_in(round, RoundState.PUBLISHED)
+    now = timezone.now()
     locked.state = RoundState.PLAYING
-    locked.started_at = timezone.now()
-    locked.save(update_fields=["state", "started_at"])
+    locked.started_at = now
+    if tournament.round_minutes:
+        locked.ends_at = now + datetime.timedelta(minutes=tournament.round_minutes)
+        locked.paused_left = None
+        table_clock_set(
+            pulkas=_running_pulkas(locked),
+            ends_at=locked.ends_at,
+            paused_left=None,
+            deals_after_time=deals_after_time(tournament),
+        )
+    locked.save(update_fields=["state", "started_at", "ends_at", "paused_left"])
     return locked
+
+
+# --- the round clock ------------------------------------------------------------------------
+
+#: The most minutes the organiser adds at once.
+ADD_MINUTES_MAX = 240
+
+
+def _running_pulkas(round: Round, number: int | None = None) -> list[Pulka]:
+    tables = RoundTable.objects.filter(round=round, pulka__status=PulkaStatus.RUNNING)
+    if number is not None:
+        tables = tables.filter(number=number)
+    return [table.pulka for table in tables.select_related("pulka").order_by("number")]
+
+
+def _clocked(round: Round) -> Round:
+    """The playing round, locked, whose clock runs or is paused: else a refusal."""
+    locked = _locked_round_in(round, RoundState.PLAYING)
+    if locked.ends_at is None and locked.paused_left is None:
+        raise TournamentServiceError(
+            _("Round %(number)s has no clock: its tournament sets no minutes a round.")
+            % {"number": locked.number}
+        )
+    return locked
+
+
+def _moved(pulka: Pulka, delta: datetime.timedelta, now: datetime.datetime) -> None:
+    """The table's clock `delta` later: from now if its time is already out."""
+    if pulka.ends_at is not None:
+        ends_at, paused_left = max(pulka.ends_at, now) + delta, None
+    else:
+        ends_at, paused_left = None, (pulka.paused_left or datetime.timedelta(0)) + delta
+    table_clock_set(
+        pulkas=[pulka],
+        ends_at=ends_at,
+        paused_left=paused_left,
+        deals_after_time=pulka.deals_after_time,
+    )
+
+
+@transaction.atomic
+def round_clock_add(*, round: Round, minutes: int, table: int | None = None) -> Round:
+    """Give every running table (and the round's clock), or table `table` alone, `minutes`
+    more (1 to ADD_MINUTES_MAX). A table whose time is out gets them from now."""
+    tournament = _lock(round.tournament)
+    locked = _clocked(round)
+    if not _in_range(minutes, 1, ADD_MINUTES_MAX):
+        raise TournamentServiceError(
+            _("Add 1 to %(max)s minutes.") % {"max": ADD_MINUTES_MAX}, field="minutes"
+        )
+    delta = datetime.timedelta(minutes=minutes)
+    now = timezone.now()
+    if table is not None:
+        pulkas = _running_pulkas(locked, table)
+        if not pulkas:
+            raise _no_running_table(locked, table)
+    else:
+        pulkas = _running_pulkas(locked)
+        if locked.ends_at is not None:
+            locked.ends_at = max(locked.ends_at, now) + delta
+        else:
+            locked.paused_left = (locked.paused_left or datetime.timedelta(0)) + delta
+        locked.save(update_fields=["ends_at", "paused_left"])
+    for pulka in pulkas:
+        if pulka.ends_at is None and pulka.paused_left is None:  # started before the clock
+            pulka.ends_at, pulka.paused_left = locked.ends_at, locked.paused_left
+            pulka.deals_after_time = deals_after_time(tournament)
+        _moved(pulka, delta, now)
+    return locked
+
+
+def _no_running_table(round: Round, number: int) -> TournamentServiceError:
+    if RoundTable.objects.filter(round=round, number=number).exists():
+        return TournamentServiceError(_("Table %(table)s has ended.") % {"table": number})
+    return TournamentServiceError(
+        _("There is no table %(table)s in this round.") % {"table": number}
+    )
+
+
+@transaction.atomic
+def round_clock_pause(*, round: Round) -> Round:
+    """Stop the round's clock: every running table keeps what it has left."""
+    _lock(round.tournament)
+    locked = _clocked(round)
+    if locked.ends_at is None:
+        raise TournamentServiceError(_("The clock is already paused."))
+    now = timezone.now()
+    locked.paused_left = max(locked.ends_at - now, datetime.timedelta(0))
+    locked.ends_at = None
+    locked.save(update_fields=["ends_at", "paused_left"])
+    for pulka in _running_pulkas(locked):
+        clock = clock_of(pulka.ends_at, pulka.paused_left, now)
+        table_clock_set(
+            pulkas=[pulka],
+            ends_at=None,
+            paused_left=clock.left if clock is not None else locked.paused_left,
+            deals_after_time=pulka.deals_after_time,
+        )
+    return locked
+
+
+@transaction.atomic
+def round_clock_resume(*, round: Round) -> Round:
+    """Run the paused clock again: the round and each running table from what it had left."""
+    _lock(round.tournament)
+    locked = _clocked(round)
+    if locked.ends_at is not None:
+        raise TournamentServiceError(_("The clock is running: it is not paused."))
+    now = timezone.now()
+    locked.ends_at = now + (locked.paused_left or datetime.timedelta(0))
+    locked.paused_left = None
+    locked.save(update_fields=["ends_at", "paused_left"])
+    for pulka in _running_pulkas(locked):
+        if pulka.ends_at is not None:  # a table whose clock never paused keeps running
+            continue
+        left = pulka.paused_left if pulka.paused_left is not None else locked.ends_at - now
+        table_clock_set(
+            pulkas=[pulka],
+            ends_at=now + left,
+            paused_left=None,
+            deals_after_time=pulka.deals_after_time,
+        )
+    return locked
+
+
+@transaction.atomic
+def round_end_at_time(*, round: Round, by: AbstractBaseUser | None) -> list[int]:
+    """End every running table whose time is out, as the judge ends one on time
+    (`table_end`); returns their numbers. Refused while no table's time is out."""
+    _lock(round.tournament)
+    locked = _clocked(round)
+    now = timezone.now()
+    pulkas = _running_pulkas(locked)
+    out = [p for p in pulkas if (c := clock_of(p.ends_at, p.paused_left, now)) and c.is_out]
+    if not out:
+        if not pulkas:
+            raise TournamentServiceError(_("Every table of this round has ended."))
+        raise TournamentServiceError(
+            _("No table's time is out yet: the tables end at time once their clock reads 0:00.")
+        )
+    for pulka in out:
+        _end_pulka(pulka, by)
+    return [pulka.table for pulka in out]
+
+
+def _end_pulka(pulka: Pulka, by: AbstractBaseUser | None) -> None:
+    """Settle a running table as unfinished (set aside if it has no deal)."""
+    # A confirmed round's table is locked: ending it again is the organiser's, as a judge.
+    reason = _("The judge ended the table again after a correction.") if pulka.is_locked else ""
+    try:
+        if pulka.deals.exists():
+            pulka_finish(pulka=pulka, finished_by=by, reason=reason)
+        else:
+            pulka_abandon(pulka=pulka, abandoned_by=by, reason=reason)
+    except ScoringError as exc:
+        raise TournamentServiceError(exc.message) from exc
+
+
+# --- the table links ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def round_table_link_renew(*, round: Round, number: int) -> str:
+    """A new link for a running table of the published round: the old one dies at once."""
+    _lock(round.tournament)
+    locked = _locked_round_in(round, RoundState.PUBLISHED, RoundState.PLAYING)
+    pulkas = _running_pulkas(locked, number)
+    if not pulkas:
+        raise _no_running_table(locked, number)
+    return table_link_renew(pulka=pulkas[0])
 
 
 @transaction.atomic
@@ -905,6 +1168,7 @@ def round_reseat(*, round: Round, first: int, second: int) -> Round:
     locked.save(update_fields=["seating"])
     for number in sorted(tables):
         _seat_pulka(locked, number)
+    notices.round_reseated(locked, [first, second])
     return locked
 
 
@@ -928,15 +1192,7 @@ def table_end(*, round: Round, number: int, by: AbstractBaseUser | None) -> None
     pulka = table.pulka
     if pulka.status != PulkaStatus.RUNNING:
         raise TournamentServiceError(_("Table %(table)s has ended.") % {"table": number})
-    # A confirmed round's table is locked: ending it again is the organiser's, as a judge.
-    reason = _("The judge ended the table again after a correction.") if pulka.is_locked else ""
-    try:
-        if pulka.deals.exists():
-            pulka_finish(pulka=pulka, finished_by=by, reason=reason)
-        else:
-            pulka_abandon(pulka=pulka, abandoned_by=by, reason=reason)
-    except ScoringError as exc:
-        raise TournamentServiceError(exc.message) from exc
+    _end_pulka(pulka, by)
 
 
 def _is_organiser(tournament: Tournament, user: AbstractBaseUser | None) -> bool:
@@ -952,12 +1208,15 @@ def round_confirm(*, round: Round, by: AbstractBaseUser | None) -> Round:
     round confirmed finishes the tournament."""
     tournament = _lock(round.tournament)
     locked = _locked_round_in(round, RoundState.PUBLISHED, RoundState.PLAYING)
+    problems = unchecked_deals(locked)
     running = selectors.running_tables(locked)
     if running:
-        raise TournamentServiceError(
+        problems.append(
             _("Tables still running: %(tables)s. End them before confirming the round.")
             % {"tables": ", ".join(map(str, running))}
         )
+    if problems:
+        raise TournamentServiceError(" ".join(problems))
     now = timezone.now()
     locked.state = RoundState.CONFIRMED
     locked.confirmed_at = now
@@ -970,6 +1229,43 @@ def round_confirm(*, round: Round, by: AbstractBaseUser | None) -> Round:
         Tournament.objects.filter(pk=tournament.pk).update(finished_at=now)
         round.tournament.finished_at = now
     return locked
+
+
+#: The deals a refused confirmation names one by one; the others it counts.
+UNCHECKED_NAMED = 10
+
+
+def unchecked_deals(round: Round) -> list[str]:
+    """The round's deals that await their confirmation or are disputed, each a sentence
+    ("Table 2: deal 5 awaits confirmation."), at most UNCHECKED_NAMED and a count of the
+    rest (one query)."""
+    rows = list(
+        Deal.objects.filter(
+            pulka__tournament_table__round=round,
+            confirmation__in=[DealCheck.AWAITING, DealCheck.DISPUTED],
+        )
+        .order_by("pulka__tournament_table__number", "number")
+        .values_list("pulka__tournament_table__number", "number", "confirmation")
+    )
+    lines = []
+    for table, number, confirmation in rows[:UNCHECKED_NAMED]:
+        if confirmation == DealCheck.DISPUTED:
+            text = _("Table %(table)s: deal %(deal)s is disputed.")
+        else:
+            text = _("Table %(table)s: deal %(deal)s awaits confirmation.")
+        lines.append(text % {"table": table, "deal": number})
+    if len(rows) > UNCHECKED_NAMED:
+        lines.append(
+            ngettext(
+                "And %(count)s more deal awaiting confirmation or disputed.",
+                "And %(count)s more deals awaiting confirmation or disputed.",
+                len(rows) - UNCHECKED_NAMED,
+            )
+            % {"count": len(rows) - UNCHECKED_NAMED}
+        )
+    if lines:
+        lines.append(_("Every deal must be confirmed, or its dispute resolved, first."))
+    return lines
 
 
 def corrected_after_confirm(round: Round) -> bool:

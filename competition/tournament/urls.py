@@ -29,6 +29,11 @@ urlpatterns = [
     path(ROUND + "publish/", organiser.round_publish, name="round-publish"),
     path(ROUND + "start/", organiser.round_start, name="round-start"),
     path(ROUND + "end/", organiser.round_end_table, name="round-end-table"),
+    path(ROUND + "clock/add/", organiser.round_clock_add, name="round-clock-add"),
+    path(ROUND + "clock/pause/", organiser.round_clock_pause, name="round-clock-pause"),
+    path(ROUND + "clock/resume/", organiser.round_clock_resume, name="round-clock-resume"),
+    path(ROUND + "end-at-time/", organiser.round_end_at_time, name="round-end-at-time"),
+    path(ROUND + "link/", organiser.round_link_renew, name="round-link-renew"),
     path(ROUND + "reseat/", organiser.round_reseat, name="round-reseat"),
     path(ROUND + "confirm/", organiser.round_confirm, name="round-confirm"),
     # Everyone who reads the club (views.standings, views.public).

@@ -582,3 +582,61 @@ def test_the_stake_the_locks_and_the_judges_reasons_move_with_the_club():
         ("created", ""),
         ("deleted", "Typed twice"),
     ]
+
+
+def test_what_its_players_did_at_the_table_moves_with_the_club_but_never_its_link():
+    anna = make_user(username="anna")
+    club = make_club(name="Table club", slug="table")
+    make_member(club, Role.OWNER, user=make_user(username="boss"))
+    evening = make_evening(club)
+    pulka = make_pulka(evening)
+    Player.objects.filter(club=club, name="Anna").update(user=anna)
+    services.evening_self_entry(evening=evening, on=True)
+    pulka = Pulka.objects.get(pk=pulka.pk)
+    services.table_seat_claim(pulka=pulka, seat=0, user=anna)
+    services.deal_record(pulka=pulka, data=SIX_BY_BORIS, entered_by=anna, seat=0)
+    services.deal_confirm(pulka=pulka, number=1, expected_version=1, seat=1, user=None)
+    services.deal_record(
+        pulka=pulka, data=no_play("Vera", "Anna", "Boris"), entered_by=None, seat=1
+    )
+    services.deal_dispute(
+        pulka=pulka, number=2, expected_version=1, seat=2, user=None, reason="Vera passed"
+    )
+    document = json.loads(json.dumps(backup.club_document(Club.objects.get(pk=club.pk))))
+
+    backup.club_restore(document=document, slug="moved", name="Moved", link_members=True)
+
+    restored = Pulka.objects.get(evening__club__slug="moved")
+    assert restored.table_token is None
+    assert restored.evening.self_entry is True
+    fields = ("confirmation", "entered_seat", "confirmed_seat", "disputed_seat", "dispute_reason")
+    assert list(Deal.objects.filter(pulka=restored).order_by("number").values_list(*fields)) == [
+        ("confirmed", 0, 1, None, ""),
+        ("disputed", 1, None, 2, "Vera passed"),
+    ]
+    assert Deal.objects.get(pulka=restored, number=1).confirmed_at is not None
+    revisions = DealRevision.objects.filter(pulka=restored).order_by("at", "pk")
+    assert list(revisions.values_list("action", "seat")) == [
+        ("created", 0),
+        ("confirmed", 1),
+        ("created", 1),
+        ("disputed", 2),
+    ]
+    claimed = restored.seats.order_by("position").values_list("claimed_by__username", flat=True)
+    assert list(claimed) == ["anna", None, None]
+
+
+def test_a_backup_whose_table_entry_names_a_seat_not_at_the_table_restores_nothing():
+    club = make_club(name="Seat club", slug="seats")
+    make_member(club, Role.OWNER, user=make_user(username="seat-owner"))
+    pulka = make_pulka(make_evening(club))
+    record(pulka, SIX_BY_BORIS)
+    document = json.loads(json.dumps(backup.club_document(Club.objects.get(pk=club.pk))))
+    document["evenings"][0]["pulkas"][0]["deals"][0]["entered_seat"] = 7
+
+    with pytest.raises(backup.BackupError, match="What was done at the table for deal 1"):
+        backup.club_restore(
+            document=document, slug="moved-seats", name="Moved seats", link_members=True
+        )
+
+    assert not Club.objects.filter(slug="moved-seats").exists()

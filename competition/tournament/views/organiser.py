@@ -20,6 +20,7 @@ from django.contrib import messages
 from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -38,10 +39,12 @@ from club.rendering import (
     wants_fragment,
 )
 from competition.models import Entry, Round, RoundState, Tournament
-from competition.tournament import pages, selectors, services
+from competition.tournament import links, notices, pages, selectors, services
 from competition.tournament.forms import (
+    AddMinutesForm,
     EntriesForm,
     PenaltyForm,
+    PublishForm,
     SubstituteForm,
     TeamForm,
     TournamentForm,
@@ -478,8 +481,11 @@ def tournament_penalties(request: HttpRequest, club_slug: str, tournament_id: in
 # --- a round --------------------------------------------------------------------------------
 
 
-def _round_context(access: ClubAccess, round: Round, outcome: str = "", ok: bool = True) -> dict:
+def _round_context(
+    request: HttpRequest, access: ClubAccess, round: Round, outcome: str = "", ok: bool = True
+) -> dict:
     tournament = round.tournament
+    now = timezone.now()
     numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
     context = club_context(
         access,
@@ -494,6 +500,7 @@ def _round_context(access: ClubAccess, round: Round, outcome: str = "", ok: bool
     if round.state == RoundState.DRAFT:
         if access.can_manage:
             context["draft"] = pages.draft_review(round)
+            context["publish_form"] = PublishForm()
         return context
     tables = pages.live_tables(round)
     names = selectors.names(tournament)
@@ -505,14 +512,30 @@ def _round_context(access: ClubAccess, round: Round, outcome: str = "", ok: bool
         tables=tables,
         running=[t.number for t in tables if t.running],
         seated=seated,
-        live_token=pages.live_token(round),
+        live_token=pages.live_token(round, now),
         corrected=services.corrected_after_confirm(round),
+        notices=notices.round_notices(round) if access.can_manage else None,
+        clock=pages.round_clock(round, now),
+        minutes_form=AddMinutesForm(),
     )
+    if access.can_record and round.state != RoundState.CONFIRMED:
+        context["statuses"] = [
+            (status, _link(request, status)) for status in pages.round_table_status(round, now)
+        ]
     return context
 
 
+def _link(request: HttpRequest, status: pages.TableStatus) -> tuple[str, str] | None:
+    """A running table's link and its QR code (None: the table has none, or has ended)."""
+    if status.token is None:
+        return None
+    url = links.table_url(status.token, request)
+    return url, links.table_qr_inline(url, status.number)
+
+
 def _round_page(request: HttpRequest, access: ClubAccess, round: Round, **kw) -> HttpResponse:
-    return render_page(request, ROUND, _round_context(access, round, **kw), fragment="round")
+    context = _round_context(request, access, round, **kw)
+    return render_page(request, ROUND, context, fragment="round")
 
 
 def _round_answer(
@@ -538,8 +561,10 @@ def round_detail(
         # The tables' poll: 204 while nothing changed, else the tables again.
         return poll_answer(
             request,
-            pages.live_token(round),
-            lambda: render_page(request, ROUND, _round_context(access, round), fragment="tables"),
+            pages.live_token(round, timezone.now()),
+            lambda: render_page(
+                request, ROUND, _round_context(request, access, round), fragment="tables"
+            ),
         )
     return _round_page(request, access, round)
 
@@ -585,8 +610,19 @@ def _redraw(request: HttpRequest, round: Round) -> str:
     return _("The draft is drawn again with seed %(seed)s.") % {"seed": drawn.seed}
 
 
+def _form_refusal(form) -> TournamentServiceError:
+    return TournamentServiceError(
+        " ".join(str(e) for errors in form.errors.values() for e in errors)
+    )
+
+
 def _publish(request: HttpRequest, round: Round) -> str:
-    published = services.round_publish(round=round, by=request.user)
+    form = PublishForm(request.POST)
+    if not form.is_valid():
+        raise _form_refusal(form)
+    published = services.round_publish(
+        round=round, by=request.user, starts_at=form.cleaned_data["starts_at"]
+    )
     count = published.tables.count()
     return ngettext(
         "Round %(number)s is published: %(count)s table.",
@@ -604,6 +640,50 @@ def _end(request: HttpRequest, round: Round) -> str:
     table = _table(request)
     services.table_end(round=round, number=table, by=request.user)
     return _("Table %(table)s is ended.") % {"table": table}
+
+
+def _add_minutes(request: HttpRequest, round: Round) -> str:
+    form = AddMinutesForm(request.POST)
+    if not form.is_valid():
+        raise _form_refusal(form)
+    minutes, table = form.cleaned_data["minutes"], form.cleaned_data["table"]
+    services.round_clock_add(round=round, minutes=minutes, table=table)
+    if table is None:
+        return ngettext(
+            "Every running table has %(minutes)s minute more.",
+            "Every running table has %(minutes)s minutes more.",
+            minutes,
+        ) % {"minutes": minutes}
+    return ngettext(
+        "Table %(table)s has %(minutes)s minute more.",
+        "Table %(table)s has %(minutes)s minutes more.",
+        minutes,
+    ) % {"table": table, "minutes": minutes}
+
+
+def _pause(request: HttpRequest, round: Round) -> str:
+    services.round_clock_pause(round=round)
+    return _("The clock is paused.")
+
+
+def _resume(request: HttpRequest, round: Round) -> str:
+    services.round_clock_resume(round=round)
+    return _("The clock runs again.")
+
+
+def _end_at_time(request: HttpRequest, round: Round) -> str:
+    ended = services.round_end_at_time(round=round, by=request.user)
+    return ngettext(
+        "Table %(tables)s is ended on time.",
+        "Tables %(tables)s are ended on time.",
+        len(ended),
+    ) % {"tables": ", ".join(map(str, ended))}
+
+
+def _renew_link(request: HttpRequest, round: Round) -> str:
+    table = _table(request)
+    services.round_table_link_renew(round=round, number=table)
+    return _("Table %(table)s has a new link: the old one no longer works.") % {"table": table}
 
 
 def _reseat(request: HttpRequest, round: Round) -> str:
@@ -674,6 +754,43 @@ def round_start(
     request: HttpRequest, club_slug: str, tournament_id: int, number: int
 ) -> HttpResponse:
     return _round_action(request, club_slug, tournament_id, number, _start)
+
+
+@require_POST
+def round_clock_add(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    return _round_action(request, club_slug, tournament_id, number, _add_minutes)
+
+
+@require_POST
+def round_clock_pause(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    return _round_action(request, club_slug, tournament_id, number, _pause)
+
+
+@require_POST
+def round_clock_resume(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    return _round_action(request, club_slug, tournament_id, number, _resume)
+
+
+@require_POST
+def round_end_at_time(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    """End every running table whose time is out: one action for the organiser."""
+    return _round_action(request, club_slug, tournament_id, number, _end_at_time)
+
+
+@require_POST
+def round_link_renew(
+    request: HttpRequest, club_slug: str, tournament_id: int, number: int
+) -> HttpResponse:
+    """A new link for a table (its old one dies at once)."""
+    return _round_action(request, club_slug, tournament_id, number, _renew_link)
 
 
 @require_POST

@@ -11,6 +11,7 @@ htmx sends the filter as the visitor types and fetches the projector's next slid
 
 from __future__ import annotations
 
+import datetime
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,14 +19,17 @@ from typing import TypeVar
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from club.access import get_club_for_user
 from club.params import PAGE_MAX, int_param
 from club.rendering import club_context, render_page
-from competition.models import RoundState
+from competition.models import Round, RoundState
 from competition.templatetags.tournament_format import total
-from competition.tournament import selectors
+from competition.tournament import links, pages, selectors
+from scoring.clock import Clock, clock_of
+from scoring.models import Pulka, PulkaStatus
 
 #: The longest filter read; a name on the roster is at most 60 characters.
 QUERY_MAX = 60
@@ -39,6 +43,8 @@ LINES_PER_SLIDE = 20
 LONG_NAME = 22
 #: Seconds between two slides of the projector.
 REFRESH_SECONDS = 20
+#: "Find your table" shows the tables' links and clocks once the filter leaves this few lines.
+YOUR_TABLE_LINES = 4
 
 T = TypeVar("T")
 
@@ -66,6 +72,8 @@ def tournament_find(request: HttpRequest, club_slug: str, tournament_id: int) ->
     query = _query(request)
     lines = selectors.seat_lines(shown) if shown is not None else []
     found = selectors.matching(lines, query)
+    now = timezone.now()
+    yours = _your_tables(request, shown, found, now) if query else []
     context = club_context(
         access,
         tournament=tournament,
@@ -77,8 +85,59 @@ def tournament_find(request: HttpRequest, club_slug: str, tournament_id: int) ->
         lines=found,
         total=len(lines),
         find_url=reverse("competition:tournament-find", args=[access.club.slug, tournament.pk]),
+        clock=pages.round_clock(shown, now) if shown is not None else None,
+        yours=yours,
     )
     return render_page(request, "competition/tournament_find.html", context, fragment="list")
+
+
+@dataclass(frozen=True)
+class YourTable:
+    """A found player's table while it runs: its clock and its link (the players' entry)."""
+
+    table: int
+    name: str
+    clock: Clock | None
+    url: str
+    qr: str
+
+
+def _your_tables(
+    request: HttpRequest,
+    round: Round | None,
+    found: Sequence[selectors.SeatLine],
+    now: datetime.datetime,
+) -> list[YourTable]:
+    """The link and clock of each found player's running table, once the filter has found
+    at most YOUR_TABLE_LINES players of a published or playing round (one query).
+
+    The link lets whoever holds it enter that table's deals: the issue has it shown here,
+    where the players look for their table, and only while the table runs."""
+    if round is None or round.state not in (RoundState.PUBLISHED, RoundState.PLAYING):
+        return []
+    if not found or len(found) > YOUR_TABLE_LINES:
+        return []
+    ids = [line.pulka_id for line in found if line.pulka_id is not None]
+    pulkas = Pulka.objects.filter(
+        pk__in=ids, status=PulkaStatus.RUNNING, table_token__isnull=False
+    ).only("pk", "table", "table_token", "ends_at", "paused_left")
+    by_id = {pulka.pk: pulka for pulka in pulkas}
+    yours = []
+    for line in found:
+        pulka = by_id.get(line.pulka_id)
+        if pulka is None:
+            continue
+        url = links.table_url(pulka.table_token, request)
+        yours.append(
+            YourTable(
+                table=line.table,
+                name=line.name,
+                clock=clock_of(pulka.ends_at, pulka.paused_left, now),
+                url=url,
+                qr=links.table_qr_inline(url, line.table),
+            )
+        )
+    return yours
 
 
 # --- the projector ---------------------------------------------------------------------------
@@ -174,6 +233,7 @@ def tournament_screen(request: HttpRequest, club_slug: str, tournament_id: int) 
     slide = screen_slide(step, len(seating), len(standings))
     seats = seating[slide.page] if slide.kind == "seating" else ()
     url = reverse("competition:tournament-screen", args=[access.club.slug, tournament.pk])
+    now = timezone.now()
     context = club_context(
         access,
         tournament=tournament,
@@ -186,5 +246,6 @@ def tournament_screen(request: HttpRequest, club_slug: str, tournament_id: int) 
         final=final,
         next_url=f"{url}?page={slide.next}",
         refresh=REFRESH_SECONDS,
+        clock=pages.round_clock(shown, now) if shown is not None and not final else None,
     )
     return render_page(request, "competition/tournament_screen.html", context, fragment="screen")
