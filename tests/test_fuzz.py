@@ -31,6 +31,7 @@ from club.models import Role
 from competition.files import services as files
 from competition.models import FileState, PreparedFile
 from scoring.exchange import pulka_document
+from scoring.services import table_link_open
 from tests.competition.factories import (
     draft,
     finished,
@@ -200,6 +201,8 @@ def make_world() -> World:
     evening = make_evening(club)
     pulka = make_pulka(evening)
     record_deals(pulka, SIX_BY_BORIS)
+    # The table's own link (scoring.table_views): its views take it for `token`.
+    table_token = table_link_open(pulka=pulka)
     finished(club, {"Anna": 10, "Boris": 0, "Vera": -10})
     league = make_league(club)
     player = make_player(club, "Gleb")
@@ -246,6 +249,7 @@ def make_world() -> World:
             "entry_id": entry.pk,
             "file_id": backup_file.pk,
             "table": 1,
+            "table_token": table_token,
         },
         deal=deal_post(
             dealer="1",
@@ -312,6 +316,7 @@ class Spec:
 
 
 DRAFT = (("tournament_id", "draft_tournament_id"),)
+TABLE = (("token", "table_token"),)
 DEAL_FIELDS = ("kind", "talon", "version", "call_1", "tricks_3", "level", "suit")
 SPECS: dict[str, Spec] = {
     "home": Spec(get=("page", "next")),
@@ -319,6 +324,11 @@ SPECS: dict[str, Spec] = {
     "favicon": Spec(get=("v",)),
     "club:account": Spec(post={"name": "Olena Kovalenko", "language": "uk"}),
     "club:account-delete": Spec(post={"password": PASSWORD}),
+    "club:account-notices": Spec(post={"seating_by_mail": "on", "confirm_by_telegram": "on"}),
+    # Telegram is off in this world (404); tests/club/test_telegram.py sends bad updates.
+    "club:telegram-link": Spec(post={}),
+    "club:telegram-unlink": Spec(post={}),
+    "club:telegram-webhook": Spec(post={"update_id": "1", "message": "/start x"}),
     "club:create": Spec(
         get=("name", "slug", "slug_suggested"),
         post={"name": "Новий клуб", "slug": "", "city": "Kyiv", "is_public": "on"},
@@ -379,6 +389,14 @@ SPECS: dict[str, Spec] = {
     "scoring:pulka-print": Spec(get=("v",)),
     "scoring:evening-print": Spec(get=("v",)),
     "scoring:pulka-import": Spec(post={}, file=True),
+    "scoring:deal-keep": Spec(post={"version": "1"}, extra=("reason",)),
+    "scoring:table": Spec(get=("v",), ids=TABLE),
+    "scoring:table-seat": Spec(post={"seat": "1"}, ids=TABLE),
+    "scoring:table-deal-form": Spec(get=tuple(deal_post()) + DEAL_FIELDS, ids=TABLE),
+    "scoring:table-deal-create": Spec(post="deal", extra=DEAL_FIELDS, ids=TABLE),
+    "scoring:table-confirm": Spec(post={"version": "1"}, ids=TABLE),
+    "scoring:table-dispute": Spec(post={"version": "1", "reason": "wrong"}, ids=TABLE),
+    "scoring:table-live": Spec(get=("v",), ids=TABLE),
     "competition:ratings-help": Spec(get=("whists",)),
     "competition:background": Spec(post="restart"),
     "competition:club-backup": Spec(post={}),
@@ -413,9 +431,14 @@ SPECS: dict[str, Spec] = {
     "competition:round-lock": Spec(post={"table": "1", "lock": "1"}, ids=DRAFT),
     "competition:round-redraw": Spec(post={}, ids=DRAFT),
     "competition:round-discard": Spec(post={}, ids=DRAFT),
-    "competition:round-publish": Spec(post={}, ids=DRAFT),
+    "competition:round-publish": Spec(post={}, ids=DRAFT, extra=("starts_at",)),
     "competition:round-start": Spec(post={}),
     "competition:round-end-table": Spec(post={"table": "1"}),
+    "competition:round-clock-add": Spec(post={"minutes": "5", "table": "1"}),
+    "competition:round-clock-pause": Spec(post={}),
+    "competition:round-clock-resume": Spec(post={}),
+    "competition:round-end-at-time": Spec(post={}),
+    "competition:round-link-renew": Spec(post={"table": "1"}),
     "competition:round-reseat": Spec(post="pair"),
     "competition:round-confirm": Spec(post={}),
     "competition:tournament-standings": Spec(get=("after",)),

@@ -32,7 +32,8 @@ from competition.demo import DEMO_PASSWORD, load_demo
 from competition.files import services as files
 from competition.models import FileState, League, PreparedFile, Round
 from competition.tournament import services
-from scoring.models import Pulka, PulkaStatus
+from scoring import services as scoring_services
+from scoring.models import Deal, DealCheck, Pulka, PulkaStatus
 from tests.competition.factories import draft, make_tournament, play, published
 from tests.conftest import url_params
 
@@ -66,7 +67,19 @@ NOT_PAGES = {
     "scoring:pulka-finish": "POST only: the finish button on the pulka page",
     "scoring:pulka-reopen": "POST only: the reopen button on the pulka page",
     "scoring:pulka-abandon": "POST only: the abandon button on the pulka page",
+    "scoring:deal-keep": "POST only: the keep button of a deal entered at the table",
+    "scoring:table": "the table's link: audited below with a table's own token",
+    "scoring:table-seat": "POST only: the seat buttons of the table page",
+    "scoring:table-deal-create": "POST only: the entry form of the table page",
+    "scoring:table-deal-form": "htmx fragment (a full GET redirects) of the table page",
+    "scoring:table-confirm": "POST only: the confirm button of the table page",
+    "scoring:table-dispute": "POST only: the dispute form of the table page",
+    "scoring:table-live": "htmx fragment (a full GET redirects): the table page's refresh",
     "favicon": "a redirect to the site's icon",
+    "club:account-notices": "POST only: the notices form of the account page (audited there)",
+    "club:telegram-link": "POST only: a button of the account page's Telegram section",
+    "club:telegram-unlink": "POST only: a button of the account page's Telegram section",
+    "club:telegram-webhook": "Telegram's webhook: POST only, JSON, no page",
     "scoring:pulka-print": "download: the pulka's printout (PDF)",
     "scoring:evening-print": "download: the evening's printout (PDF)",
     "scoring:pulka-export": "download: the pulka as JSON",
@@ -84,6 +97,11 @@ NOT_PAGES = {
     "competition:round-publish": "POST only: a button of the draft",
     "competition:round-start": "POST only: a button of the round page",
     "competition:round-end-table": "POST only: a table's button on the round page",
+    "competition:round-clock-add": "POST only: the add-minutes form of the round page",
+    "competition:round-clock-pause": "POST only: a button of the round page",
+    "competition:round-clock-resume": "POST only: a button of the round page",
+    "competition:round-end-at-time": "POST only: a button of the round page",
+    "competition:round-link-renew": "POST only: a table's new-link button on the round page",
     "competition:round-reseat": "POST only: the re-seat form of the round page",
     "competition:round-confirm": "POST only: a button of the round page",
     "competition:tournament-standings-export": "download: the standings as CSV/XLSX",
@@ -190,8 +208,10 @@ def build_world() -> World:
     claim = invitations.name_claim_create(club=club, user=users["secretary"], player=free[1])
     league = League.objects.filter(club=club).order_by("pk").first()
     names = list(Player.objects.filter(club=club).order_by("name").values_list("name", flat=True))
-    cup = make_tournament(club, names=names[:10], name="Audit Cup")
-    play(published(cup), deals=1)
+    # Timed and started: the round page, find-your-table and the projector show its clock,
+    # and the round page its tables at a glance with their links.
+    cup = make_tournament(club, names=names[:10], name="Audit Cup", round_minutes=100)
+    play(services.round_start(round=published(cup)), deals=1)
     services.penalty_add(
         tournament=cup,
         player_id=cup.entries.first().player_id,
@@ -266,7 +286,12 @@ def log_in(page, live_server, username: str) -> None:
     page.wait_for_url(live_server.url + "/")
 
 
-def test_every_page_passes_axe_and_fits_a_phone(live_server, browser):
+def test_every_page_passes_axe_and_fits_a_phone(live_server, browser, settings):
+    # A site with a bot, so that the account page's Telegram section is audited too (its
+    # buttons call no Bot API; the deep link points at t.me, never followed).
+    settings.TELEGRAM_BOT_TOKEN = "123456:audit"
+    settings.TELEGRAM_BOT_USERNAME = "pulka_audit_bot"
+    settings.TELEGRAM_WEBHOOK_SECRET = "audit-secret"
     world = build_world()
     urls = pages(world)
     audit = Audit()
@@ -332,6 +357,30 @@ def test_every_page_passes_axe_and_fits_a_phone(live_server, browser):
         page.click("#swap-form button[type=submit]")
     page.wait_for_selector("#round-outcome")
     audit.check(page, "a round's draft after an htmx swap (owner)")
+    context.close()
+
+    # The table's own page (its link, no account): the seat choice, then the entry page
+    # with a deal awaiting confirmation and its dispute form open.
+    token = scoring_services.table_link_open(pulka=world.running)
+    last = Deal.objects.filter(pulka=world.running).order_by("-number").first()
+    if last is not None:  # as if seat 1 entered it at the table: it awaits a confirmation
+        Deal.objects.filter(pk=last.pk).update(confirmation=DealCheck.AWAITING, entered_seat=0)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    table_url = live_server.url + reverse("scoring:table", args=[token])
+    page.goto(table_url)
+    audit.check(page, "the table page: choose your seat (anonymous)")
+    page.click("#seat-choice button[value='1']")
+    page.wait_for_selector("#deal-form")
+    audit.check(page, "the table page: the entry form (anonymous, seat 1)")
+    page.click(".seat-line button")
+    page.wait_for_selector("#seat-choice")
+    page.click("#seat-choice button[value='2']")
+    page.wait_for_selector("#deal-form")
+    dispute = page.locator("details.dispute summary")
+    if dispute.count():
+        dispute.first.click()
+    audit.check(page, "the table page: the deals to confirm or dispute (anonymous, seat 2)")
     context.close()
 
     unreached = sorted(set(urls) - reached)
