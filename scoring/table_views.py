@@ -632,4 +632,10 @@ def table_live(request: HttpRequest, token: str) -> HttpResponse:
         return private_poll(nothing_changed())
     seats = _seats(pulka)
     context = _context(request, pulka, token, seats, _seat(request, token, seats))
+    # The poll sends the number of the deal its entry form is for (hx-include): a form
+    # another phone has overtaken would only be refused, so a fresh one replaces it.
+    held = int_param(request.GET.get("number", ""), low=1, high=NUMBER_MAX)
+    context["fresh_entry"] = (
+        context["seat"] is not None and held is not None and held != context["next_number"]
+    )
     return private_poll(render_fragment(request, f"{PAGE}#live", context))

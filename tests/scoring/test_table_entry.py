@@ -548,6 +548,20 @@ def test_the_poll_is_204_while_nothing_changed_and_brings_another_phones_deal(en
     assert page.status_code == 302
 
 
+def test_the_poll_replaces_an_entry_form_another_phone_has_overtaken(pulka, token):
+    boris = phone(token, 2)
+    page = text(boris.get(url("table", token)))
+    assert 'hx-include="#deal-form [name=number]"' in page
+    enter(phone(token, 1), token)  # Anna records deal 1 while Boris's form is for deal 1
+
+    overtaken = text(boris.get(url("table-live", token), {"v": "1", "number": "1"}, headers=HTMX))
+    current = text(boris.get(url("table-live", token), {"v": "1", "number": "2"}, headers=HTMX))
+
+    assert '<aside id="entry" class="entry" hx-swap-oob="true">' in overtaken
+    assert re.search(r'name="number" value="2"', overtaken)
+    assert 'id="entry"' not in current  # his form is for the next deal: left as he typed it
+
+
 def test_the_table_page_polls_its_own_link(entered, token):
     html = text(phone(token, 3).get(url("table", token)))
 
