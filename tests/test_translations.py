@@ -15,7 +15,7 @@ from tests.conftest import make_club, make_evening, make_member, make_pulka, rec
 pytestmark = pytest.mark.django_db
 
 # Words that are the same in every language: language codes, the Enter key, file formats.
-ALLOWED = {"UK", "RU", "EN", "Enter", "JSON", "CSV", "XLSX", "PDF", "pulka", "sheet"}
+ALLOWED = {"UK", "RU", "EN", "Enter", "JSON", "CSV", "XLSX", "PDF", "QR", "pulka", "sheet"}
 # Proper names on the ratings page: the model and the library that implements it.
 ALLOWED |= {"Plackett", "Luce", "openskill", "ij"}  # and the subscript of S_ij
 # Talon cards as they are typed (the help text's examples): AS, 10H, QH.
