@@ -24,7 +24,6 @@ from club import selectors as club_selectors
 from club.access import ClubAccess, get_club_for_user
 from club.models import Role
 from club.params import PAGE_MAX, int_param
-from club.qr import qr_svg_inline
 from club.rendering import (
     after_action,
     club_context,
@@ -35,7 +34,7 @@ from club.rendering import (
     render_page,
     wants_fragment,
 )
-from scoring import live, selectors, services
+from scoring import live, selectors, services, table_links
 from scoring.access import PUBLIC, poll_unchanged, public_access, public_answer, public_poll
 from scoring.forms import EveningForm, PulkaCreateForm, PulkaImportForm, RulesForm
 from scoring.models import Evening
@@ -269,11 +268,8 @@ def _with_links(request: HttpRequest, tables: list) -> None:
     for table in tables:
         pulka = table.pulka
         if pulka.table_token and pulka.is_running:
-            link = request.build_absolute_uri(reverse("scoring:table", args=[pulka.table_token]))
-            pulka.table_link = link
-            pulka.table_qr = qr_svg_inline(
-                link, title=_("The link of table %(table)s") % {"table": pulka.table}
-            )
+            pulka.table_link = table_links.table_url(pulka.table_token, request)
+            pulka.table_qr = table_links.table_qr_inline(pulka.table_link, pulka.table)
 
 
 def _gzipped(request: HttpRequest, response: HttpResponse) -> HttpResponse:

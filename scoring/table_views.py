@@ -45,7 +45,7 @@ from club.rendering import (
     render_page,
     wants_fragment,
 )
-from scoring import engine, selectors, services
+from scoring import engine, selectors, services, table_links
 from scoring.clock import clock_of
 from scoring.forms import DealForm
 from scoring.models import Deal, DealCheck, Pulka, Seat
@@ -351,7 +351,7 @@ def _ask_to_confirm(
     }
     if not ids:
         return
-    link = request.build_absolute_uri(reverse("scoring:table", args=[token]))
+    link = table_links.table_url(token, request)
 
     def render(_user) -> tuple[str, str]:
         words = {"table": pulka.table, "number": deal.number}

@@ -16,16 +16,15 @@ from dataclasses import dataclass
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Q
-from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from club import notices
-from club.mail import site_url
 from club.models import Notice, NoticeState, Player
 from competition.lib.seating import Table
 from competition.models import Round, RoundTable
 from competition.tournament import selectors
+from scoring import table_links
 
 
 def topic(round: Round) -> str:
@@ -48,7 +47,7 @@ def _places(round: Round) -> dict[int, Place]:
     places = {}
     for table in selectors.seating_of(round).tables:
         token = tokens.get(table.number)
-        link = site_url(reverse("scoring:table", args=[token])) if token else ""
+        link = table_links.table_url(token) if token else ""
         for player in table.seats:
             places[player] = Place(table, table.seat_of(player), link)
     return places

@@ -48,10 +48,10 @@ from competition.models import (
     Scoring,
     Tournament,
 )
-from competition.tournament import links, selectors
+from competition.tournament import selectors
 from competition.tournament.messages import bye_reason_text
 from competition.tournament.standings import StandingsPage
-from scoring import engine
+from scoring import engine, table_links
 from scoring.drawing import Drawing, pulka_drawing
 from scoring.formatting import figure
 from scoring.messages import PRESET_LABELS
@@ -203,8 +203,8 @@ def _with_links(round: Round, tables: list[TableSeats]) -> list[TableSeats]:
         if token is None:
             linked.append(table)
             continue
-        url = links.table_url(token)
-        linked.append(replace(table, link=url, qr=links.table_qr_image(url)))
+        url = table_links.table_url(token)
+        linked.append(replace(table, link=url, qr=table_links.table_qr_image(url)))
     return linked
 
 

@@ -39,7 +39,7 @@ from club.rendering import (
     wants_fragment,
 )
 from competition.models import Entry, Round, RoundState, Tournament
-from competition.tournament import links, notices, pages, selectors, services
+from competition.tournament import notices, pages, selectors, services
 from competition.tournament.forms import (
     AddMinutesForm,
     EntriesForm,
@@ -50,7 +50,7 @@ from competition.tournament.forms import (
     TournamentForm,
 )
 from competition.tournament.services import TournamentServiceError
-from scoring import engine
+from scoring import engine, table_links
 from scoring.forms import convention_summary
 
 LIST = "competition/tournament_list.html"
@@ -529,8 +529,8 @@ def _link(request: HttpRequest, status: pages.TableStatus) -> tuple[str, str] | 
     """A running table's link and its QR code (None: the table has none, or has ended)."""
     if status.token is None:
         return None
-    url = links.table_url(status.token, request)
-    return url, links.table_qr_inline(url, status.number)
+    url = table_links.table_url(status.token, request)
+    return url, table_links.table_qr_inline(url, status.number)
 
 
 def _round_page(request: HttpRequest, access: ClubAccess, round: Round, **kw) -> HttpResponse:

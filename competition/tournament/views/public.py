@@ -27,7 +27,8 @@ from club.params import PAGE_MAX, int_param
 from club.rendering import club_context, render_page
 from competition.models import Round, RoundState
 from competition.templatetags.tournament_format import total
-from competition.tournament import links, pages, selectors
+from competition.tournament import pages, selectors
+from scoring import table_links
 from scoring.clock import Clock, clock_of
 from scoring.models import Pulka, PulkaStatus
 
@@ -127,14 +128,14 @@ def _your_tables(
         pulka = by_id.get(line.pulka_id)
         if pulka is None:
             continue
-        url = links.table_url(pulka.table_token, request)
+        url = table_links.table_url(pulka.table_token, request)
         yours.append(
             YourTable(
                 table=line.table,
                 name=line.name,
                 clock=clock_of(pulka.ends_at, pulka.paused_left, now),
                 url=url,
-                qr=links.table_qr_inline(url, line.table),
+                qr=table_links.table_qr_inline(url, line.table),
             )
         )
     return yours

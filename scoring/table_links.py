@@ -1,5 +1,6 @@
-"""A tournament table's link (/t/<token>/, scoring's table page) as printed and shown: the
-address and its QR code.
+"""A table's link (/t/<token>/, scoring.table_views) as printed, shown and sent: the
+address and its QR code. The evening page, the notices and the tournament's pages and
+printouts all build it here.
 
 A page builds the address from its request (as the invitation page does); a printout, which
 a worker may build with no request, from the site's own domain (club.mail.site_url). The QR
