@@ -787,7 +787,33 @@ def _table_open(locked: Pulka) -> None:
         raise ScoringError(_("This table has ended: its link no longer works."))
 
 
-def _after_check(pulka: Pulka, locked: Pulka) -> None:
+def _set_check(
+    pulka: Pulka,
+    locked: Pulka,
+    deal: Deal,
+    action: str,
+    changes: dict[str, Any],
+    *,
+    user: AbstractBaseUser | None,
+    at: datetime.datetime,
+    seat: int | None = None,
+    reason: str = "",
+) -> None:
+    """Save the deal's new confirmation fields (`changes`), write the line of its history,
+    and tell the pages: what confirming, disputing and keeping a deal all end with."""
+    for name, value in changes.items():
+        setattr(deal, name, value)
+    deal.save(update_fields=list(changes))
+    DealRevision.objects.create(
+        pulka=locked,
+        deal=deal,
+        number=deal.number,
+        action=action,
+        user=_user(user),
+        at=at,
+        seat=seat,
+        reason=reason,
+    )
     _bump(locked)
     pulka.version = locked.version
     _announce(pulka)
@@ -829,18 +855,10 @@ def deal_confirm(
             _("You entered deal %(number)s: another player of the table confirms it.") % who
         )
     now = timezone.now()
-    deal.confirmation, deal.confirmed_seat, deal.confirmed_at = DealCheck.CONFIRMED, seat, now
-    deal.save(update_fields=["confirmation", "confirmed_seat", "confirmed_at"])
-    DealRevision.objects.create(
-        pulka=locked,
-        deal=deal,
-        number=number,
-        action=RevisionAction.CONFIRMED,
-        user=_user(user),
-        at=now,
-        seat=seat,
+    confirmed = {"confirmation": DealCheck.CONFIRMED, "confirmed_seat": seat, "confirmed_at": now}
+    _set_check(
+        pulka, locked, deal, RevisionAction.CONFIRMED, confirmed, user=user, at=now, seat=seat
     )
-    _after_check(pulka, locked)
     return deal
 
 
@@ -880,20 +898,18 @@ def deal_dispute(
         )
     if deal.version != expected_version:
         raise _stale(pulka, deal)
-    now = timezone.now()
-    deal.confirmation, deal.disputed_seat, deal.dispute_reason = DealCheck.DISPUTED, seat, reason
-    deal.save(update_fields=["confirmation", "disputed_seat", "dispute_reason"])
-    DealRevision.objects.create(
-        pulka=locked,
-        deal=deal,
-        number=number,
-        action=RevisionAction.DISPUTED,
-        user=_user(user),
-        at=now,
+    disputed = {"confirmation": DealCheck.DISPUTED, "disputed_seat": seat, "dispute_reason": reason}
+    _set_check(
+        pulka,
+        locked,
+        deal,
+        RevisionAction.DISPUTED,
+        disputed,
+        user=user,
+        at=timezone.now(),
         seat=seat,
         reason=reason,
     )
-    _after_check(pulka, locked)
     return deal
 
 
@@ -917,18 +933,8 @@ def deal_keep(
             _("Deal %(number)s awaits no decision: nobody disputes it.") % {"number": number}
         )
     now = timezone.now()
-    deal.confirmation, deal.confirmed_seat, deal.confirmed_at = DealCheck.CONFIRMED, None, now
-    deal.save(update_fields=["confirmation", "confirmed_seat", "confirmed_at"])
-    DealRevision.objects.create(
-        pulka=locked,
-        deal=deal,
-        number=number,
-        action=RevisionAction.KEPT,
-        user=_user(kept_by),
-        at=now,
-        reason=reason,
-    )
-    _after_check(pulka, locked)
+    kept = {"confirmation": DealCheck.CONFIRMED, "confirmed_seat": None, "confirmed_at": now}
+    _set_check(pulka, locked, deal, RevisionAction.KEPT, kept, user=kept_by, at=now, reason=reason)
     return deal
 
 
