@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 from django.forms.utils import ErrorDict
 from django.utils.translation import gettext_lazy as _
@@ -579,6 +581,35 @@ class DealForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason for the judge's correction"), required=False, max_length=500
     )
+
+    @classmethod
+    def next_entry(
+        cls, names: list[str], sheet: engine.Sheet, refresh_url: str, data=None
+    ) -> DealForm:
+        """The entry form of the pulka's next deal: it carries that deal's number and a
+        one-time key, made now, so that posting it twice records the deal once."""
+        return cls(
+            data,
+            names=names,
+            rules=sheet.rules,
+            rotation_dealer=names.index(sheet.next_dealer),
+            refresh_url=refresh_url,
+            initial={"number": len(sheet.snapshots) + 1, "entry_key": uuid.uuid4()},
+            entry=True,
+        )
+
+    @classmethod
+    def posted_entry(cls, data, pulka, names: list[str], refresh_url: str) -> DealForm:
+        """An entry form as posted: it carries its own number, key and rotation dealer, and
+        the service replays the pulka, so no sheet is computed to read it."""
+        return cls(
+            data,
+            names=names,
+            rules=pulka.engine_rules(),
+            rotation_dealer=pulka.first_dealer,
+            refresh_url=refresh_url,
+            entry=True,
+        )
 
     def __init__(
         self,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import time
-import uuid
 from collections.abc import Callable
 from functools import wraps
 
@@ -212,16 +211,7 @@ def _urls(token: str) -> dict[str, str]:
 
 
 def _new_form(token: str, names: list[str], sheet: engine.Sheet, data=None) -> DealForm:
-    """The next deal's form, with its number and a one-time key (as the pulka page's)."""
-    return DealForm(
-        data,
-        names=names,
-        rules=sheet.rules,
-        rotation_dealer=names.index(sheet.next_dealer),
-        refresh_url=_urls(token)["form"],
-        initial={"number": len(sheet.snapshots) + 1, "entry_key": uuid.uuid4()},
-        entry=True,
-    )
+    return DealForm.next_entry(names, sheet, _urls(token)["form"], data)
 
 
 def _item(deal: Deal, snapshot: engine.DealSnapshot, names: list[str], seat: int | None) -> dict:
@@ -411,12 +401,7 @@ def _checked(
 
     def line(outcome: str) -> HttpResponse:
         names = pulka.names
-        sheet = engine.compute_sheet(
-            pulka.engine_rules(),
-            names,
-            selectors.engine_deals(pulka, names),
-            first_dealer=names[pulka.first_dealer],
-        )
+        sheet = selectors.pulka_sheet(pulka, names=names)
         context = {
             "names": names,
             "token": token,
@@ -521,14 +506,7 @@ def table_deal_create(request: HttpRequest, token: str) -> HttpResponse:
     if seat is None:
         return _after(request, pulka, token, _no_seat(), ok=False)
     names = pulka.names
-    form = DealForm(
-        request.POST,
-        names=names,
-        rules=pulka.engine_rules(),
-        rotation_dealer=pulka.first_dealer,
-        refresh_url=_urls(token)["form"],
-        entry=True,
-    )
+    form = DealForm.posted_entry(request.POST, pulka, names, _urls(token)["form"])
     if form.is_valid():
         try:
             deal, sheet = services.deal_record(
@@ -572,41 +550,47 @@ def _version(request: HttpRequest) -> int:
     return -1 if version is None else version
 
 
+def _seat_checks(
+    request: HttpRequest, token: str, check: Callable[[Pulka, int], Deal], done: str
+) -> HttpResponse:
+    """A seat confirms or disputes a deal (`check(pulka, seat)`, a service): through the
+    gate, as the seat this phone chose, answered with the deal's line."""
+    pulka = _table(request, token, attempt=True)
+    seat = _seat(request, token, _seats(pulka))
+    if seat is None:
+        return _after(request, pulka, token, _no_seat(), ok=False)
+    try:
+        deal = check(pulka, seat)
+    except services.ScoringError as exc:
+        return _after(request, pulka, token, exc.message, ok=False)
+    return _checked(request, pulka, token, seat, deal, done)
+
+
 @require_POST
 @_answering
 def table_confirm(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """This seat confirms deal `number`, entered by another seat of the table."""
-    pulka = _table(request, token, attempt=True)
-    seats = _seats(pulka)
-    seat = _seat(request, token, seats)
-    if seat is None:
-        return _after(request, pulka, token, _no_seat(), ok=False)
-    try:
-        deal = services.deal_confirm(
+
+    def confirm(pulka: Pulka, seat: int) -> Deal:
+        return services.deal_confirm(
             pulka=pulka,
             number=number,
             expected_version=_version(request),
             seat=seat,
             user=request.user,
         )
-    except services.ScoringError as exc:
-        return _after(request, pulka, token, exc.message, ok=False)
-    return _checked(
-        request, pulka, token, seat, deal, _("Deal %(number)s confirmed.") % {"number": number}
-    )
+
+    done = _("Deal %(number)s confirmed.") % {"number": number}
+    return _seat_checks(request, token, confirm, done)
 
 
 @require_POST
 @_answering
 def table_dispute(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """This seat disputes deal `number`, saying why: the judge resolves it."""
-    pulka = _table(request, token, attempt=True)
-    seats = _seats(pulka)
-    seat = _seat(request, token, seats)
-    if seat is None:
-        return _after(request, pulka, token, _no_seat(), ok=False)
-    try:
-        deal = services.deal_dispute(
+
+    def dispute(pulka: Pulka, seat: int) -> Deal:
+        return services.deal_dispute(
             pulka=pulka,
             number=number,
             expected_version=_version(request),
@@ -614,10 +598,9 @@ def table_dispute(request: HttpRequest, token: str, number: int) -> HttpResponse
             user=request.user,
             reason=request.POST.get("reason", ""),
         )
-    except services.ScoringError as exc:
-        return _after(request, pulka, token, exc.message, ok=False)
+
     done = _("Deal %(number)s is disputed: the judge will decide it.") % {"number": number}
-    return _checked(request, pulka, token, seat, deal, done)
+    return _seat_checks(request, token, dispute, done)
 
 
 @require_safe

@@ -7,7 +7,6 @@ the page's named partials; without JavaScript every form posts and redirects (PR
 from __future__ import annotations
 
 import hashlib
-import uuid
 from collections.abc import Callable
 
 from django.contrib import messages
@@ -81,17 +80,7 @@ def _urls(pulka: Pulka) -> dict[str, str]:
 
 
 def _new_deal_form(pulka: Pulka, names: list[str], sheet: engine.Sheet, data=None) -> DealForm:
-    """The entry form of the next deal: it carries that deal's number and a one-time key,
-    made now, so that posting it twice records the deal once."""
-    return DealForm(
-        data,
-        names=names,
-        rules=sheet.rules,
-        rotation_dealer=names.index(sheet.next_dealer),
-        refresh_url=_urls(pulka)["form"],
-        initial={"number": len(sheet.snapshots) + 1, "entry_key": uuid.uuid4()},
-        entry=True,
-    )
+    return DealForm.next_entry(names, sheet, _urls(pulka)["form"], data)
 
 
 def _insert_deal_form(
@@ -387,16 +376,7 @@ def deal_form(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRespon
 def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResponse:
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     names = pulka.names
-    # The posted form carries its own rotation dealer; the service replays the pulka, so
-    # the sheet is computed once per entry, after the deal is saved.
-    form = DealForm(
-        request.POST,
-        names=names,
-        rules=pulka.engine_rules(),
-        rotation_dealer=pulka.first_dealer,
-        refresh_url=_urls(pulka)["form"],
-        entry=True,
-    )
+    form = DealForm.posted_entry(request.POST, pulka, names, _urls(pulka)["form"])
     if form.is_valid():
         try:
             deal, sheet = services.deal_record(
