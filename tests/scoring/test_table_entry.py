@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import datetime
 import re
+import threading
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -17,7 +19,7 @@ from club import notices
 from club.models import Notice, Player
 from scoring import services, table_views
 from scoring.models import Deal, DealCheck, DealRevision, RevisionAction, Seat
-from tests.conftest import HTMX, make_evening, make_pulka, make_user, record
+from tests.conftest import HTMX, make_club, make_evening, make_pulka, make_user, record
 from tests.scoring.factories import SIX_BY_BORIS, deal_post
 
 pytestmark = pytest.mark.django_db
@@ -401,6 +403,40 @@ def test_the_second_of_two_confirmations_hears_who_was_first_and_changes_nothing
     assert "Deal 1 was already confirmed by Boris (seat 2)." in text(response)
     assert _state(entered) == before
     assert DealRevision.objects.filter(action=RevisionAction.CONFIRMED).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks across threads need PostgreSQL"
+)
+def test_two_phones_confirming_at_the_same_moment_confirm_once():
+    pulka = make_pulka(make_evening(make_club(slug="two-phones")))
+    token = services.table_link_open(pulka=pulka)
+    enter(phone(token, 1), token)
+    phones = [phone(token, 2), phone(token, 3)]
+    barrier = threading.Barrier(len(phones))
+    answers = []
+
+    def press(client: Client) -> None:
+        try:
+            barrier.wait()
+            answers.append(text(confirm(client, token)))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=press, args=(client,)) for client in phones]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    deal = Deal.objects.get(pulka=pulka, number=1)
+    assert deal.confirmation == DealCheck.CONFIRMED
+    assert deal.confirmed_seat in (1, 2)
+    assert DealRevision.objects.filter(pulka=pulka, action=RevisionAction.CONFIRMED).count() == 1
+    assert sum("Deal 1 confirmed." in html for html in answers) == 1
+    first = "Boris (seat 2)" if deal.confirmed_seat == 1 else "Vera (seat 3)"
+    assert sum(f"Deal 1 was already confirmed by {first}." in html for html in answers) == 1
 
 
 def test_a_deal_the_secretary_corrected_meanwhile_is_the_judges_and_not_confirmed_again(
