@@ -30,6 +30,14 @@ MESSAGES: dict[str, str] = {
     "bye_five_players": (
         "5 players cannot fill tables of 3 and 4, so one player sits out each round in turn"
     ),
+    "threes_too_few": "%(players)s players cannot make a table of 3",
+    "fours_too_few": "%(players)s players cannot make a table of 4",
+    "bye_threes": (
+        "the players do not divide into tables of 3, so the rest sit out each round in turn"
+    ),
+    "bye_fours": (
+        "the players do not divide into tables of 4, so the rest sit out each round in turn"
+    ),
     # --- building a seating ---
     "entrant_twice": "player %(player)s is entered twice",
     "locked_player_not_active": "player %(player)s at locked table %(table)s is not playing",
@@ -57,6 +65,9 @@ MESSAGES: dict[str, str] = {
     "three_again": "player %(player)s sits at a table of 3 again (%(times)s times in all)",
     "teammates_together": "teammates %(first)s and %(second)s sit at table %(table)s",
     "same_club_together": "players %(first)s and %(second)s of one club sit at table %(table)s",
+    "apart_together": (
+        "players %(first)s and %(second)s should be kept apart but sit at table %(table)s"
+    ),
     # --- the scoring rules ---
     "caps_empty": "the caps need at least one step",
     "caps_first_not_zero": "the first step of the caps must start at 0 whists",

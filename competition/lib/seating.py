@@ -69,6 +69,7 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import math
 import random
@@ -77,6 +78,8 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from . import designs as _designs
+from . import search as _search
 from .problems import Problem, TournamentError
 
 __all__ = [
@@ -86,8 +89,10 @@ __all__ = [
     "Entrant",
     "Method",
     "Seating",
+    "Report",
     "Table",
     "TablePlan",
+    "Tables",
     "Weights",
     "check",
     "meeting_matrix",
@@ -95,6 +100,7 @@ __all__ = [
     "new_seed",
     "redraw",
     "repeated_meetings",
+    "report",
     "round_seed",
     "schedule",
     "seat_round",
@@ -106,10 +112,19 @@ __all__ = [
 ]
 
 BYE_FIVE_PLAYERS = "bye_five_players"
+#: The whole-schedule search's steps for a schedule published in advance (about 70,000 a
+#: second for 30 players on the bench machine); it stops sooner at the lower bound.
+SCHEDULE_STEPS = 200_000
 #: Random swaps tried after the first descent while some cost remains (see the docstring).
 DEFAULT_EFFORT = 400
-#: Passes of a schedule published in advance that draw each round again (`schedule`).
-SCHEDULE_SWEEPS = 4
+
+
+class Tables(enum.StrEnum):
+    """Which tables a round has (`table_plan`)."""
+
+    MIXED = "mixed"  # tables of 4, and up to three tables of 3
+    THREES = "3"  # tables of 3 only
+    FOURS = "4"  # tables of 4 only
 
 
 class Method(enum.StrEnum):
@@ -200,14 +215,25 @@ class Weights:
     stratum: int = 10_000
 
 
-def table_plan(players: int) -> TablePlan:
-    """How many tables of 4 and of 3 seat `players` (the module docstring).
+def table_plan(players: int, tables: Tables = Tables.MIXED) -> TablePlan:
+    """How many tables of 4 and of 3 seat `players` (the module docstring). Tables of one
+    size only: as many as fit, and the rest sit out in turn.
 
     >>> table_plan(12), table_plan(7).sizes, table_plan(9).sizes
     (TablePlan(sizes=(4, 4, 4), byes=0, reason=None), (4, 3), (3, 3, 3))
     >>> table_plan(5)
     TablePlan(sizes=(4,), byes=1, reason='bye_five_players')
+    >>> table_plan(16, Tables.THREES)
+    TablePlan(sizes=(3, 3, 3, 3, 3), byes=1, reason='bye_threes')
     """
+    if tables != Tables.MIXED:
+        size = 3 if tables == Tables.THREES else 4
+        if players < size:
+            code = "threes_too_few" if size == 3 else "fours_too_few"
+            raise TournamentError(code, players=players)
+        rest = players % size
+        reason = ("bye_threes" if size == 3 else "bye_fours") if rest else None
+        return TablePlan((size,) * (players // size), rest, reason)
     if players < 3:
         raise TournamentError("too_few_players", players=players)
     if players == 5:
@@ -319,13 +345,16 @@ def seat_round(
     locked: Sequence[Table] = (),
     weights: Weights = Weights(),
     effort: int = DEFAULT_EFFORT,
+    tables: Tables = Tables.MIXED,
+    apart: Collection[tuple[int, int]] = (),
 ) -> Seating:
     """Draw one round for the players active now.
 
     `history`: the rounds played before (as published, after any swaps). `standings`: the
     player ids best first, for Swiss (players missing from it, e.g. late entries, go after
     them by rating). `locked`: tables kept exactly as they are (same number, seats, first
-    dealer); the rest is drawn around them.
+    dealer); the rest is drawn around them. `apart`: pairs of players kept apart, as far
+    as possible, like teammates.
 
     >>> players = [Entrant(id, team="AB"[id % 2] if id < 7 else None) for id in range(1, 13)]
     >>> seating = seat_round(players, round=1, seed=9, method=Method.RATING)
@@ -341,7 +370,7 @@ def seat_round(
         if times > 1:
             raise TournamentError("entrant_twice", player=player)
     by_id = {entrant.id: entrant for entrant in entrants}
-    plan = table_plan(len(ids))
+    plan = table_plan(len(ids), tables)
     rng = random.Random(seed)
     past = _Past.of(history)
 
@@ -370,7 +399,10 @@ def seat_round(
             "locked_sizes", locked=len(locked_players), sizes=_sizes_text(plan.sizes)
         )
 
-    groups = _Search(pool, sizes, by_id, past, rank, method, weights, rng).run(effort)
+    search = _Search(pool, sizes, by_id, past, rank, method, weights, rng, apart)
+    groups = search.run(effort)
+    if method != Method.RATING:
+        groups = _polish(groups, search, past, rng)
 
     if method == Method.SWISS:  # table 1 holds the leaders
         groups.sort(key=lambda group: sum(rank[p] for p in group) / len(group))
@@ -390,19 +422,72 @@ def schedule(
     history: Sequence[Seating] = (),
     weights: Weights = Weights(),
     effort: int = DEFAULT_EFFORT,
+    tables: Tables = Tables.MIXED,
+    apart: Collection[tuple[int, int]] = (),
+    steps: int = SCHEDULE_STEPS,
 ) -> tuple[Seating, ...]:
-    """The seating of `rounds` rounds published in advance: round 1 by rating (when nothing
-    was played yet), then mixing, each round drawn against the ones before it with its own
-    seed, `round_seed(seed, round)`. After a late entry or a withdrawal, the rest of the
-    schedule is drawn again with the rounds played as `history`.
+    """The seating of `rounds` rounds published in advance, seen as one whole: round 1 by
+    rating (when nothing was played yet), then the rest of a known design where one fits
+    (`competition.lib.designs`, its players matched to round 1's tables), else drawn by
+    mixing round after round; then the whole-schedule search (`competition.lib.search`)
+    lowers the repeats, the pairs that should not sit together and the tables of 3 again,
+    until it reaches the lower bound or its `steps`. Round k has the seed
+    `round_seed(seed, k)`. The played rounds (`history`) stay as they are: while they are
+    the schedule's own first rounds, the rest is the rest of the same schedule; after a
+    late entry, a withdrawal or a swap, the rest is drawn again against them.
 
     >>> plan = schedule([Entrant(id) for id in range(1, 25)], rounds=5, seed=31)
     >>> [s.round for s in plan], [s.method.value for s in plan][:2], repeated_meetings(plan)
     ([1, 2, 3, 4, 5], ['rating', 'mixing'], 0)
+    >>> repeated_meetings(schedule([Entrant(id) for id in range(1, 17)], rounds=5, seed=1))
+    0
     """
-    drawn: list[Seating] = []
+    entrants = tuple(entrants)
+    pairs = frozenset(_pair_of(pair) for pair in apart)
+    ordered = tuple(sorted(history, key=lambda seating: seating.round))
+    played = len(ordered)
+    if ordered:
+        whole = _plan(entrants, played + rounds, seed, (), weights, effort, tables, pairs, steps)
+        if all(
+            mine.tables == theirs.tables and mine.byes == theirs.byes
+            for mine, theirs in zip(whole, ordered, strict=False)
+        ):
+            return whole[played:]
+    return _plan(entrants, rounds, seed, ordered, weights, effort, tables, pairs, steps)
+
+
+@functools.lru_cache(maxsize=16)
+def _plan(
+    entrants: tuple[Entrant, ...],
+    rounds: int,
+    seed: int,
+    history: tuple[Seating, ...],
+    weights: Weights,
+    effort: int,
+    tables: Tables,
+    apart: frozenset[tuple[int, int]],
+    steps: int,
+) -> tuple[Seating, ...]:
+    """`schedule` for its history (a pure function of its arguments, so kept for the pages
+    that show the same plan again)."""
+    by_id = {entrant.id: entrant for entrant in entrants}
+    if len(by_id) != len(entrants):
+        player = next(p for p, n in Counter(e.id for e in entrants).items() if n > 1)
+        raise TournamentError("entrant_twice", player=player)
+    plan = table_plan(len(by_id), tables)
     first = max((seating.round for seating in history), default=0) + 1
-    for number in range(first, first + rounds):
+    numbers = list(range(first, first + rounds))
+    options = {"weights": weights, "effort": effort, "tables": tables, "apart": apart}
+
+    drawn: list[Seating] = []
+    if first == 1 and rounds:
+        drawn.append(
+            seat_round(entrants, round=1, seed=round_seed(seed, 1), method=Method.RATING, **options)
+        )
+        if not plan.byes and rounds > 1:
+            drawn += _designed(entrants, drawn[0], rounds, plan, weights, apart)
+    while len(drawn) < rounds:
+        number = numbers[len(drawn)]
         drawn.append(
             seat_round(
                 entrants,
@@ -410,41 +495,172 @@ def schedule(
                 seed=round_seed(seed, number),
                 method=Method.RATING if number == 1 else Method.MIXING,
                 history=[*history, *drawn],
-                weights=weights,
-                effort=effort,
+                **options,
             )
         )
-    # Drawn one by one, the last rounds get what the first ones left. Known in advance, each
-    # mixing round can be drawn again against all the others, kept when it repeats less.
-    for _sweep in range(SCHEDULE_SWEEPS):
-        changed = False
-        for k, seating in enumerate(drawn):
-            if seating.method != Method.MIXING:
-                continue
-            others = [*history, *drawn[:k], *drawn[k + 1 :]]
-            again = seat_round(
-                entrants,
-                round=seating.round,
-                seed=round_seed(seating.seed, _sweep),
-                history=[replace(other, round=0) for other in others],
-                weights=weights,
-                effort=effort,
+    groups = _improved(entrants, drawn, history, weights, apart, steps, seed, fixed=first == 1)
+    result: list[Seating] = []
+    for seating, tables_now in zip(drawn, groups, strict=True):
+        if seating.method == Method.RATING:
+            result.append(seating)
+            continue
+        past = _Past.of([*history, *result])
+        rng = random.Random(seating.seed)
+        ordered = sorted(tables_now, key=len, reverse=True)  # tables of 4 first
+        seated = tuple(
+            _seat_table(number, group, past, rng) for number, group in enumerate(ordered, 1)
+        )
+        result.append(replace(seating, tables=seated))
+    return tuple(result)
+
+
+def _designed(
+    entrants: Sequence[Entrant],
+    first: Seating,
+    rounds: int,
+    plan: TablePlan,
+    weights: Weights,
+    apart: Collection[tuple[int, int]],
+) -> list[Seating]:
+    """Rounds 2 .. `rounds` of the best known design that fits (`competition.lib.designs`):
+    its first round's tables matched to `first`'s, and within them its points given to the
+    players so that teammates, clubmates and the pairs kept apart meet as little as the
+    design allows. Fewer rounds when the design has fewer; none when none fits."""
+    n, sizes = len(entrants), plan.sizes
+    threes = sizes.count(3)
+    if threes == len(sizes):
+        candidates = [(d, 0) for d in _designs.designs(n, 3)]
+    else:
+        candidates = [(d, threes) for d in _designs.designs(n + threes, 4)]
+    best: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    for design, gone in candidates:
+        usable = min(rounds, len(design.rounds))
+        kept, dropped = _designs.without(design, usable, gone)
+        if len(kept) > len(best):
+            left = set(dropped)
+            best = tuple(
+                tuple(tuple(p for p in table if p not in left) for table in r) for r in kept
             )
-            if _clashes(again, others) < _clashes(seating, others):
-                drawn[k] = replace(again, round=seating.round, seed=seating.seed)
-                changed = True
-        if not changed:
+        if len(best) == rounds:
             break
-    return tuple(drawn)
+    if len(best) < 2:
+        return []
+    # The design's first round onto `first`: tables of one size in order, seat by seat.
+    image: dict[int, int] = {}
+    mine = sorted(first.tables, key=lambda table: -table.size)
+    theirs = sorted(best[0], key=lambda table: -len(table))
+    for table, points in zip(mine, theirs, strict=True):
+        image.update(zip(points, table.seats, strict=True))
+    by_id = {entrant.id: entrant for entrant in entrants}
+    ids = sorted(by_id)
+    index = {player: i for i, player in enumerate(ids)}
+    cost = _pair_costs(ids, by_id, weights, apart)
+    if any(any(row) for row in cost):
+        image = _relabelled(image, theirs, best[1:], cost, index, first.seed)
+    return [
+        Seating(
+            number,
+            round_seed(first.seed, number),
+            Method.MIXING,
+            tuple(
+                Table(t, tuple(image[p] for p in points), image[points[0]])
+                for t, points in enumerate(r, 1)
+            ),
+        )
+        for number, r in enumerate(best[1:], start=2)
+    ]
 
 
-def _clashes(seating: Seating, others: Sequence[Seating]) -> int:
-    """A round's repeated meetings with other rounds, and its players' tables of 3 beyond
-    two (what the schedule's sweeps try to lower)."""
-    met = meetings(others)
-    repeats = sum(met[pair] for pair in meetings([seating]))
-    at_three = threes(others)
-    return repeats + sum(at_three[p] >= 2 for t in seating.tables if t.size == 3 for p in t.seats)
+def _relabelled(
+    image: dict[int, int],
+    blocks: Sequence[Sequence[int]],
+    later: Sequence[Sequence[Sequence[int]]],
+    cost: list[list[int]],
+    index: dict[int, int],
+    seed: int,
+) -> dict[int, int]:
+    """`image` with players exchanged within their round-1 tables (which keeps round 1) while
+    that lowers what the later rounds' pairs cost (`_pair_costs`): a seeded descent."""
+    rng = random.Random(seed)
+    together: dict[int, list[int]] = defaultdict(list)  # point -> its tablemates, all rounds
+    for r in later:
+        for table in r:
+            for p in table:
+                together[p].extend(q for q in table if q != p)
+
+    def own(point: int, player: int, skip: int) -> int:
+        row = cost[index[player]]
+        return sum(row[index[image[q]]] for q in together[point] if q != skip)
+
+    for _ in range(20):
+        improved = False
+        for block in blocks:
+            for a, b in itertools.combinations(block, 2):
+                pa, pb = image[a], image[b]
+                now = own(a, pa, b) + own(b, pb, a)
+                then = own(a, pb, b) + own(b, pa, a)
+                if then < now or (then == now and then and rng.random() < 0.1):
+                    image[a], image[b] = pb, pa
+                    improved = improved or then < now
+        if not improved:
+            break
+    return image
+
+
+def _improved(
+    entrants: Sequence[Entrant],
+    drawn: Sequence[Seating],
+    history: Sequence[Seating],
+    weights: Weights,
+    apart: Collection[tuple[int, int]],
+    steps: int,
+    seed: int,
+    *,
+    fixed: bool,
+) -> list[list[list[int]]]:
+    """The tables of each drawn round after the whole-schedule search (ids); round 1 stays
+    when `fixed` (it was drawn by rating; any schedule can be relabelled to start with it)."""
+    by_id = {entrant.id: entrant for entrant in entrants}
+    ids = sorted(by_id)
+    index = {player: i for i, player in enumerate(ids)}
+    n = len(ids)
+    past = _Past.of(history)
+    met = [[0] * n for _ in range(n)]
+    for (a, b), times in past.met.items():
+        if a in index and b in index:
+            met[index[a]][index[b]] = met[index[b]][index[a]] = times
+    rounds = [[[index[p] for p in t.seats] for t in seating.tables] for seating in drawn]
+    free = list(range(1 if fixed else 0, len(rounds)))
+    groups = [[list(t.seats) for t in seating.tables] for seating in drawn]
+    if not free:
+        return groups
+    state = _search.Schedule(
+        n,
+        rounds,
+        free=free,
+        met=met,
+        pair=_pair_costs(ids, by_id, weights, apart),
+        threes=[past.threes[p] for p in ids],
+        rng=random.Random(seed),
+    )
+    unmet = n * (n - 1) // 2 - sum(1 for a in range(n) for b in range(a) if met[a][b])
+    meetings = sum(len(t) * (len(t) - 1) // 2 for r in rounds for t in r)
+    already = sum(max(0, times - 1) for times in past.met.values())
+    target = _search.REPEAT * (already + max(0, meetings - unmet))
+    target += _search.THREE * _fewest_threes(state, rounds, past, ids)
+    found = state.run(steps, target)
+    return [[[ids[i] for i in table] for table in r] for r in found]
+
+
+def _fewest_threes(state, rounds, past: _Past, ids: Sequence[int]) -> int:
+    """The least sum of squares of the times at a table of 3 (history included): the seats
+    at tables of 3 shared out one at a time to whoever has had fewest."""
+    counts = sorted(past.threes[p] for p in ids)
+    seats = sum(len(t) for r in rounds for t in r if len(t) == 3)
+    for _ in range(seats):
+        counts[0] += 1
+        counts.sort()
+    return sum(c * c for c in counts)
 
 
 def _sizes_text(sizes: Sequence[int]) -> str:
@@ -506,6 +722,7 @@ class _Search:
         method: Method,
         weights: Weights,
         rng: random.Random,
+        apart: Collection[tuple[int, int]] = (),
     ) -> None:
         self.rng = rng
         self.swiss = method == Method.SWISS
@@ -514,32 +731,35 @@ class _Search:
         self.players = list(players)
         n = len(players)
         index = {player: i for i, player in enumerate(players)}
-        conflict = [[0] * n for _ in range(n)]
+        # `extra`: what a pair at one table costs beyond its repeated meetings.
+        extra = _pair_costs(players, by_id, weights, apart)
+        conflict = [row[:] for row in extra]
         for (a, b), times in past.met.items():
             if a in index and b in index:
                 cost = weights.repeat * times * times
                 if (a, b) in past.last:
                     cost += weights.last_round
-                conflict[index[a]][index[b]] = conflict[index[b]][index[a]] = cost
-        for label, weight in (("team", weights.teammates), ("club", weights.same_club)):
-            members: dict[str, list[int]] = defaultdict(list)
-            for player in players:
-                value = getattr(by_id[player], label)
-                if value is not None:
-                    members[value].append(index[player])
-            for group in members.values():
-                for a, b in itertools.combinations(group, 2):
-                    conflict[a][b] += weight
-                    conflict[b][a] += weight
+                    extra[index[a]][index[b]] += weights.last_round
+                    extra[index[b]][index[a]] += weights.last_round
+                conflict[index[a]][index[b]] += cost
+                conflict[index[b]][index[a]] += cost
         self.conflict = conflict
         if method == Method.SWISS:
             position = [rank[player] for player in players]
+            distance = [
+                [weights.swiss * abs(position[a] - position[b]) for b in range(n)] for a in range(n)
+            ]
             self.pair = [
-                [c + weights.swiss * abs(position[a] - position[b]) for b, c in enumerate(row)]
-                for a, row in enumerate(conflict)
+                [c + d for c, d in zip(*rows, strict=True)]
+                for rows in zip(conflict, distance, strict=True)
+            ]
+            extra = [
+                [c + d for c, d in zip(*rows, strict=True)]
+                for rows in zip(extra, distance, strict=True)
             ]
         else:
             self.pair = conflict
+        self.extra = extra
         self.three = [weights.three * past.threes[player] ** 2 for player in players]
         self.temperature = weights.repeat / 2
 
@@ -718,6 +938,95 @@ class _Search:
                 self.where[i] = t
 
 
+def _pair_costs(
+    players: Sequence[int],
+    by_id: dict[int, Entrant],
+    weights: Weights,
+    apart: Collection[tuple[int, int]],
+) -> list[list[int]]:
+    """What each pair of `players` (by index) costs at one table for being teammates, of one
+    club, or kept apart (as much as teammates)."""
+    n = len(players)
+    index = {player: i for i, player in enumerate(players)}
+    cost = [[0] * n for _ in range(n)]
+    for label, weight in (("team", weights.teammates), ("club", weights.same_club)):
+        members: dict[str, list[int]] = defaultdict(list)
+        for player in players:
+            value = getattr(by_id[player], label)
+            if value is not None:
+                members[value].append(index[player])
+        for group in members.values():
+            for a, b in itertools.combinations(group, 2):
+                cost[a][b] += weight
+                cost[b][a] += weight
+    for a, b in set(map(_pair_of, apart)):
+        if a in index and b in index:
+            cost[index[a]][index[b]] += weights.teammates
+            cost[index[b]][index[a]] += weights.teammates
+    return cost
+
+
+def _pair_of(pair: Sequence[int]) -> tuple[int, int]:
+    first, second = pair
+    return _pair(first, second)
+
+
+#: Steps of the whole-history search that polishes a round drawn by mixing or Swiss while a
+#: repeat is left in it (`competition.lib.search`).
+POLISH_STEPS = 20_000
+
+
+def _polish(
+    groups: list[list[int]], search: _Search, past: _Past, rng: random.Random
+) -> list[list[int]]:
+    """The round improved by the whole-schedule search (`competition.lib.search`), the rounds
+    before it fixed, when a pair in it meets again; kept only when it has fewer repeats and
+    no more pairs that should not sit together than the round drawn (so a round without a
+    repeat to mend is the one its seed always drew)."""
+    players = search.players
+    index = {player: i for i, player in enumerate(players)}
+    n = len(players)
+    met = [[0] * n for _ in range(n)]
+    for (a, b), times in past.met.items():
+        if a in index and b in index:
+            met[index[a]][index[b]] = met[index[b]][index[a]] = times
+    drawn = [[index[p] for p in group] for group in groups]
+
+    def faults(round: list[list[int]]) -> tuple[int, int]:
+        pairs = [pair for table in round for pair in itertools.combinations(table, 2)]
+        return (
+            sum(met[a][b] for a, b in pairs),
+            sum(search.extra[a][b] >= _search.HARD for a, b in pairs),
+        )
+
+    if faults(drawn)[0] == 0:
+        return groups
+    state = _search.Schedule(
+        n,
+        [drawn],
+        free=[0],
+        met=met,
+        pair=search.extra,
+        threes=[past.threes[p] for p in players],
+        rng=rng,
+    )
+    before = state.cost()
+    polished = state.run(POLISH_STEPS, target=0)
+    again = _search.Schedule(
+        n,
+        polished,
+        free=[0],
+        met=met,
+        pair=search.extra,
+        threes=[past.threes[p] for p in players],
+        rng=rng,
+    )
+    (repeats, hard), (was_repeats, was_hard) = faults(polished[0]), faults(drawn)
+    if repeats < was_repeats and hard <= was_hard and again.cost() < before:
+        return [[players[i] for i in table] for table in polished[0]]
+    return groups
+
+
 def _seat_table(number: int, players: Sequence[int], past: _Past, rng: random.Random) -> Table:
     """Seat order repeating past seats least; first dealer: who dealt first least often."""
     options = sorted(itertools.permutations(sorted(players)))
@@ -767,6 +1076,8 @@ def redraw(
     standings: Sequence[int] = (),
     weights: Weights = Weights(),
     effort: int = DEFAULT_EFFORT,
+    tables: Tables = Tables.MIXED,
+    apart: Collection[tuple[int, int]] = (),
 ) -> Seating:
     """The draft drawn again with a new seed, keeping the tables numbered in `keep` as they
     are (also: re-seating the tables of a published round that have not started).
@@ -791,11 +1102,17 @@ def redraw(
         locked=[table for table in seating.tables if table.number in keep],
         weights=weights,
         effort=effort,
+        tables=tables,
+        apart=apart,
     )
 
 
 def check(
-    seating: Seating, *, active: Iterable[int], withdrawn: Iterable[int] = ()
+    seating: Seating,
+    *,
+    active: Iterable[int],
+    withdrawn: Iterable[int] = (),
+    tables: Tables = Tables.MIXED,
 ) -> list[Problem]:
     """What makes a draft unplayable; empty when it can be published.
 
@@ -836,10 +1153,11 @@ def check(
     for number, times in Counter(t.number for t in seating.tables).items():
         if times > 1:
             problems.append(Problem("table_number_twice", {"table": number}))
-    if len(active) < 3:
-        problems.append(Problem("too_few_players", {"players": len(active)}))
+    try:
+        plan = table_plan(len(active), tables)
+    except TournamentError as exc:
+        problems.append(exc.problem)
         return problems
-    plan = table_plan(len(active))
     found = sorted((t.size for t in seating.tables), reverse=True)
     if found != list(plan.sizes):
         problems.append(
@@ -858,11 +1176,16 @@ def check(
 
 
 def warnings(
-    seating: Seating, *, history: Sequence[Seating] = (), entrants: Sequence[Entrant] = ()
+    seating: Seating,
+    *,
+    history: Sequence[Seating] = (),
+    entrants: Sequence[Entrant] = (),
+    apart: Collection[tuple[int, int]] = (),
 ) -> list[Problem]:
     """What the organiser should look at before publishing (a draft may still go out):
     pairs meeting again (`times` counts this meeting), a table of 3 again, teammates or
-    players of one club together.
+    players of one club together, a pair to keep apart at one table (the search seats
+    them together only when nothing else was possible, or after a swap by hand).
 
     >>> one = Seating(1, 1, Method.MIXING, (Table(1, (1, 2, 3), 1),))
     >>> two = Seating(2, 2, Method.MIXING, (Table(1, (1, 2, 3, 4), 4),))
@@ -871,6 +1194,7 @@ def warnings(
     """
     past = _Past.of(history)
     by_id = {entrant.id: entrant for entrant in entrants}
+    kept_apart = {_pair_of(pair) for pair in apart}
     problems: list[Problem] = []
     for table in seating.tables:
         for a, b in itertools.combinations(sorted(set(table.seats)), 2):
@@ -886,15 +1210,70 @@ def warnings(
                     problems.append(Problem("three_again", {"player": player, "times": times}))
     for table in seating.tables:
         for a, b in itertools.combinations(sorted(set(table.seats)), 2):
+            params = {"first": a, "second": b, "table": table.number}
+            if (a, b) in kept_apart and (a not in by_id or b not in by_id):
+                problems.append(Problem("apart_together", params))
             first, second = by_id.get(a), by_id.get(b)
             if first is None or second is None:
                 continue
-            params = {"first": a, "second": b, "table": table.number}
+            if (a, b) in kept_apart:
+                problems.append(Problem("apart_together", params))
             if first.team is not None and first.team == second.team:
                 problems.append(Problem("teammates_together", params))
             elif first.club is not None and first.club == second.club:
                 problems.append(Problem("same_club_together", params))
     return problems
+
+
+@dataclass(frozen=True)
+class Report:
+    """How good a schedule is: repeated meetings against the lower bound, and how fairly
+    the tables of 3, the seats, the first deals and the byes went round."""
+
+    rounds: int
+    repeats: int
+    lower_bound: int
+    most_threes: int
+    fewest_threes: int
+    most_same_seat: int
+    most_first_deals: int
+    fewest_first_deals: int
+    most_byes: int
+    fewest_byes: int
+
+
+def report(rounds: Sequence[Seating], players: Sequence[int]) -> Report:
+    """The figures of `rounds` for `players` (everyone entered, byes included).
+
+    >>> players = [Entrant(id) for id in range(1, 16)]
+    >>> plan = schedule(players, rounds=7, seed=5, tables=Tables.THREES)
+    >>> figures = report(plan, range(1, 16))
+    >>> figures.repeats, figures.lower_bound, figures.most_threes, figures.most_same_seat
+    (0, 0, 7, 3)
+    """
+    everyone = list(dict.fromkeys(players))
+    sizes = [[t.size for t in seating.tables] for seating in rounds]
+    at_three = threes(rounds)
+    seats: Counter[tuple[int, int]] = Counter()
+    dealt: Counter[int] = Counter()
+    byes: Counter[int] = Counter()
+    for seating in rounds:
+        for table in seating.tables:
+            seats.update((player, seat) for seat, player in enumerate(table.seats, 1))
+            dealt[table.first_dealer] += 1
+        byes.update(bye.player for bye in seating.byes)
+    return Report(
+        rounds=len(rounds),
+        repeats=repeated_meetings(rounds),
+        lower_bound=_search.lower_bound(len(everyone), sizes),
+        most_threes=max((at_three[p] for p in everyone), default=0),
+        fewest_threes=min((at_three[p] for p in everyone), default=0),
+        most_same_seat=max(seats.values(), default=0),
+        most_first_deals=max((dealt[p] for p in everyone), default=0),
+        fewest_first_deals=min((dealt[p] for p in everyone), default=0),
+        most_byes=max((byes[p] for p in everyone), default=0),
+        fewest_byes=min((byes[p] for p in everyone), default=0),
+    )
 
 
 def team_problems(entrants: Sequence[Entrant]) -> list[Problem]:
