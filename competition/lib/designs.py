@@ -19,9 +19,9 @@ The constructions (`designs` lists every one that fits):
   of 4; 15 x 5, 21 x 7 at tables of 3.
 - **1-rotational designs** by the method of differences: players (c, x) with x in Z_m, and
   an extra player infinity; a base round whose pairs have all different differences,
-  developed by x -> x + t for t = 0 .. m-1 (`CYCLIC`). Kirkman triple systems KTS(15) and
-  KTS(21), KTS(33), KTS(51), KTS(57); resolvable designs with blocks of 4 for v = 28, 40, 52
-  (v = 4 mod 12). The base rounds were found by a computer search over the difference
+  developed by x -> x + t for t = 0 .. m-1 (`CYCLIC`). Kirkman triple systems KTS(15),
+  KTS(21), KTS(33), KTS(39), KTS(45), KTS(51), KTS(57); resolvable designs with blocks of 4
+  for v = 28, 40, 52 (v = 4 mod 12). The base rounds were found by a computer search over the difference
   conditions; `tests/competition/lib/test_designs.py` checks every design built from them.
 - **32 players for 10 rounds** at tables of 4: a published solution (`GOLFERS_32`).
 
@@ -290,6 +290,60 @@ CYCLIC: tuple[Cyclic, ...] = (
             ((0, 0), (1, 1), (2, 9)),
             ((0, 0), (1, 9), (2, 4)),
             ((0, 0), (1, 8), (2, 2)),
+        ),
+    ),
+    Cyclic(
+        "Kirkman triple system KTS(39)",
+        groups=2,
+        modulus=19,
+        translates=19,
+        extra=1,
+        base=(
+            (
+                ((-1, 0), (0, 8), (1, 11)),
+                ((0, 0), (1, 16), (0, 1)),
+                ((0, 2), (0, 5), (1, 0)),
+                ((0, 3), (0, 12), (1, 3)),
+                ((0, 4), (0, 6), (0, 17)),
+                ((0, 7), (0, 11), (1, 15)),
+                ((0, 9), (0, 16), (1, 2)),
+                ((0, 10), (1, 17), (0, 15)),
+                ((0, 13), (1, 14), (1, 5)),
+                ((0, 14), (1, 1), (1, 13)),
+                ((0, 18), (1, 8), (1, 12)),
+                ((1, 4), (1, 10), (1, 18)),
+                ((1, 6), (1, 7), (1, 9)),
+            ),
+        ),
+    ),
+    Cyclic(
+        "Kirkman triple system KTS(45)",
+        groups=3,
+        modulus=15,
+        translates=15,
+        extra=0,
+        base=(
+            (
+                ((0, 0), (1, 6), (1, 8)),
+                ((0, 1), (0, 2), (0, 5)),
+                ((0, 3), (2, 6), (0, 13)),
+                ((0, 4), (1, 1), (2, 3)),
+                ((0, 6), (0, 8), (0, 14)),
+                ((0, 7), (1, 5), (2, 13)),
+                ((0, 9), (1, 11), (1, 10)),
+                ((0, 10), (2, 12), (2, 2)),
+                ((0, 11), (2, 11), (2, 0)),
+                ((0, 12), (1, 0), (1, 12)),
+                ((1, 2), (2, 9), (2, 1)),
+                ((1, 3), (1, 13), (1, 9)),
+                ((1, 4), (2, 5), (2, 14)),
+                ((1, 7), (1, 14), (2, 4)),
+                ((2, 7), (2, 10), (2, 8)),
+            ),
+        ),
+        orbits=tuple(
+            ((0, 0), (1, a), (2, b))
+            for a, b in ((4, 13), (5, 5), (14, 10), (10, 1), (9, 12), (11, 9), (7, 11))
         ),
     ),
     Cyclic(

@@ -18,11 +18,14 @@ cost is computed from the two tables only. Each step starts from a *conflict* (a
 meets again, a pair that should not sit together, a player at a table of 3 more often than
 his share), as in the local searches for the social golfer problem (Dotú and Van Hentenryck,
 2005), and swaps one of its players, in a round where it happens, with a random player of
-another table: simulated annealing, the heat falling from one repeat to a twentieth and
-then rising again. (A tabu search taking the best swap each step was tried first: on random
-starts it left 2 repeats for 20 x 5 and 9 for 30 x 8 after 200,000 steps, where this reaches
-0 and 2 in fewer, much cheaper steps.) The search ends at `target` (a lower bound) or after
-`steps`, with the best schedule seen.
+another table: simulated annealing, the heat falling from 0.3 of a repeat to 0.02 over
+50,000 steps and then rising again. (Of 1 / 0.05, 0.5 / 0.05, 0.3 / 0.02 and 0.2 / 0.01
+over 5,000 to 150,000 steps, this left the fewest repeats on 24 x 7, 36 x 11, 60 x 19,
+23 x 7 and 18 x 8: 60 x 19 went from 124 to 86 and 36 x 11 from 33 to 16. A tabu search
+taking the best swap each step was tried first: from random starts it left 2 repeats for
+20 x 5 and 9 for 30 x 8 after 200,000 steps, where annealing reached 0 and 2 in fewer and
+much cheaper steps.) The search ends at `target` (a lower bound) or after `steps`, with the
+best schedule seen.
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ THREE = 400
 #: one club); below it (Swiss distances, the last round) they only weigh in the swaps.
 HARD = 10_000
 #: The heat (in costs) of the annealing: from HEAT_HIGH down to HEAT_LOW over HEAT_CYCLE
-#: steps, then again.
-HEAT_HIGH, HEAT_LOW, HEAT_CYCLE = 1.0 * REPEAT, 0.05 * REPEAT, 20_000
+#: steps, then again (the module docstring says how these were chosen).
+HEAT_HIGH, HEAT_LOW, HEAT_CYCLE = 0.3 * REPEAT, 0.02 * REPEAT, 50_000
 
 
 def repeats(n: int, rounds: Sequence[Sequence[Sequence[int]]]) -> int:
@@ -116,9 +119,13 @@ class Schedule:
         )
         seats_at_three = sum(self.three)
         self.share = -(-seats_at_three // n) if n else 0  # the most a player should get
-        self.repeat_pairs = {
-            (a, b) for a in range(n) for b in range(a + 1, n) if self.met[a][b] >= 2
-        }
+        # The pairs that met more than once, as a list (for a random pick) and their places.
+        self.repeat_pairs: list[tuple[int, int]] = []
+        self._place: dict[tuple[int, int], int] = {}
+        for a in range(n):
+            for b in range(a + 1, n):
+                if self.met[a][b] >= 2:
+                    self._add((a, b))
 
     # --- the cost -----------------------------------------------------------------------
 
@@ -189,25 +196,34 @@ class Schedule:
         self.met[a][b] = self.met[b][a] = times
         key = (a, b) if a < b else (b, a)
         if times >= 2:
-            self.repeat_pairs.add(key)
-        else:
-            self.repeat_pairs.discard(key)
+            if key not in self._place:
+                self._add(key)
+        elif key in self._place:
+            place = self._place.pop(key)
+            last = self.repeat_pairs.pop()
+            if last != key:
+                self.repeat_pairs[place] = last
+                self._place[last] = place
+
+    def _add(self, key: tuple[int, int]) -> None:
+        self._place[key] = len(self.repeat_pairs)
+        self.repeat_pairs.append(key)
 
     # --- the search ---------------------------------------------------------------------
 
     def _conflict(self) -> tuple[int, int] | None:
         """A (round, player) to move: from a repeated pair, a hard pair together, or a
         player at a table of 3 beyond his share; None when there is none in a free round."""
-        rng = self.rng
         sources = []
         if self.repeat_pairs:
-            sources.append(self._from_pairs(list(self.repeat_pairs)))
+            sources.append(lambda: self._from_pairs(self.repeat_pairs))
         if self.hard:
-            sources.append(self._from_pairs(self.hard))
+            sources.append(lambda: self._from_pairs(self.hard))
         if self.mixed:
-            sources.append(self._from_threes())
-        rng.shuffle(sources)
-        for found in sources:
+            sources.append(self._from_threes)
+        self.rng.shuffle(sources)
+        for source in sources:
+            found = source()
             if found is not None:
                 return found
         return None

@@ -112,9 +112,9 @@ __all__ = [
 ]
 
 BYE_FIVE_PLAYERS = "bye_five_players"
-#: The whole-schedule search's steps for a schedule published in advance (about 70,000 a
-#: second for 30 players on the bench machine); it stops sooner at the lower bound.
-SCHEDULE_STEPS = 200_000
+#: The whole-schedule search's steps for a schedule published in advance (about 100,000 a
+#: second on the bench machine, so at most about 4 s); it stops sooner at the lower bound.
+SCHEDULE_STEPS = 400_000
 #: Random swaps tried after the first descent while some cost remains (see the docstring).
 DEFAULT_EFFORT = 400
 
@@ -365,6 +365,38 @@ def seat_round(
     >>> [[p for p in t.seats if p < 7 and not p % 2] for t in seating.tables]  # and team A
     [[4], [6], [2]]
     """
+    return _seat_round(
+        entrants,
+        round=round,
+        seed=seed,
+        method=method,
+        history=history,
+        standings=standings,
+        locked=locked,
+        weights=weights,
+        effort=effort,
+        tables=tables,
+        apart=apart,
+    )
+
+
+def _seat_round(
+    entrants: Sequence[Entrant],
+    *,
+    round: int,
+    seed: int,
+    method: Method,
+    history: Sequence[Seating],
+    standings: Sequence[int],
+    locked: Sequence[Table],
+    weights: Weights,
+    effort: int,
+    tables: Tables,
+    apart: Collection[tuple[int, int]],
+    polish: bool = True,
+) -> Seating:
+    """`seat_round`; `polish`: mend a repeat left in the round with the whole-history search
+    (`schedule` leaves that to its search over all the rounds)."""
     ids = [entrant.id for entrant in entrants]
     for player, times in Counter(ids).items():
         if times > 1:
@@ -401,7 +433,7 @@ def seat_round(
 
     search = _Search(pool, sizes, by_id, past, rank, method, weights, rng, apart)
     groups = search.run(effort)
-    if method != Method.RATING:
+    if polish and method != Method.RATING:
         groups = _polish(groups, search, past, rng)
 
     if method == Method.SWISS:  # table 1 holds the leaders
@@ -489,13 +521,16 @@ def _plan(
     while len(drawn) < rounds:
         number = numbers[len(drawn)]
         drawn.append(
-            seat_round(
+            _seat_round(
                 entrants,
                 round=number,
                 seed=round_seed(seed, number),
                 method=Method.RATING if number == 1 else Method.MIXING,
                 history=[*history, *drawn],
-                **options,
+                standings=(),
+                locked=(),
+                polish=False,
+                **{**options, "effort": 0},  # a first draft: the whole search follows
             )
         )
     groups = _improved(entrants, drawn, history, weights, apart, steps, seed, fixed=first == 1)

@@ -189,8 +189,8 @@ def a_schedule_with_tables_of_three_every_round() -> Seating:
         ),
         pytest.param(
             a_schedule_with_tables_of_three_every_round,
-            [(10, 11, 3, 7), (6, 8, 4, 5), (2, 1, 9)],
-            [11, 4, 1],
+            [(8, 6, 2, 10), (1, 7, 3, 4), (11, 5, 9)],
+            [8, 7, 5],
             id="schedule-tables-of-three",
         ),
         pytest.param(
@@ -202,8 +202,8 @@ def a_schedule_with_tables_of_three_every_round() -> Seating:
         ),
         pytest.param(
             mixing_with_two_teams_and_a_club,
-            [(11, 6, 7, 9), (1, 4, 12), (2, 3, 10), (8, 5, 13)],
-            [9, 12, 2, 13],
+            [(3, 11, 6, 9), (13, 4, 1), (8, 12, 5), (2, 7, 10)],
+            [11, 13, 5, 7],
             id="mixing-round-four",
         ),
     ],
