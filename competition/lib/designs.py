@@ -529,18 +529,25 @@ def without(design: Design, rounds: int, count: int) -> tuple[tuple[Round, ...],
 
 
 def _apart_sets(design: Design, count: int) -> Iterator[set[int]]:
-    """Sets of `count` players worth trying: first players who never meet at all, then
-    players of one table (who meet in that round only)."""
-    met = {
-        frozenset(pair) for r in design.rounds for t in r for pair in itertools.combinations(t, 2)
-    }
-    never = [
-        set(pair)
-        for pair in itertools.combinations(range(design.players), 2)
-        if frozenset(pair) not in met
-    ]
-    if count == 2:
-        yield from never[:1]
+    """Sets of `count` players worth trying: first players none of whom ever meet (built
+    greedily from each player in turn), then players of one table (who meet in that round
+    only)."""
+    met: dict[int, set[int]] = {p: set() for p in range(design.players)}
+    for r in design.rounds:
+        for table in r:
+            for a, b in itertools.combinations(table, 2):
+                met[a].add(b)
+                met[b].add(a)
+    for start in range(design.players):
+        chosen = {start}
+        for other in range(design.players):
+            if len(chosen) == count:
+                break
+            if other not in chosen and not met[other] & chosen:
+                chosen.add(other)
+        if len(chosen) == count:
+            yield chosen
+            break
     for r in reversed(design.rounds):
         for table in r:
             yield set(table[:count])

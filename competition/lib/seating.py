@@ -569,8 +569,11 @@ def _designed(
         candidates = [(d, threes) for d in _designs.designs(n + threes, 4)]
     best: tuple[tuple[tuple[int, ...], ...], ...] = ()
     for design, gone in candidates:
-        usable = min(rounds, len(design.rounds))
-        kept, dropped = _designs.without(design, usable, gone)
+        kept, dropped = (), ()
+        for usable in range(min(rounds, len(design.rounds)), len(best), -1):
+            kept, dropped = _designs.without(design, usable, gone)
+            if kept:
+                break
         if len(kept) > len(best):
             left = set(dropped)
             best = tuple(
