@@ -21,8 +21,9 @@ The constructions (`designs` lists every one that fits):
   an extra player infinity; a base round whose pairs have all different differences,
   developed by x -> x + t for t = 0 .. m-1 (`CYCLIC`). Kirkman triple systems KTS(15),
   KTS(21), KTS(33), KTS(39), KTS(45), KTS(51), KTS(57); resolvable designs with blocks of 4
-  for v = 28, 40, 52 (v = 4 mod 12). The base rounds were found by a computer search over the difference
-  conditions; `tests/competition/lib/test_designs.py` checks every design built from them.
+  for v = 28, 40, 52 (v = 4 mod 12). The base rounds were found by a computer search over
+  the difference conditions; `tests/competition/lib/test_designs.py` checks every design
+  built from them.
 - **32 players for 10 rounds** at tables of 4: a published solution (`GOLFERS_32`).
 
 Fewer rounds than a design has: its first rounds. A design for v + d players (d <= 3) also
