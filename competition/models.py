@@ -219,6 +219,18 @@ class SeatingMethod(models.TextChoices):
     SCHEDULE = "schedule", _("a schedule published in advance")
 
 
+class TableSizes(models.TextChoices):
+    """Which tables a tournament's rounds have (competition.lib.seating.Tables; the tables of
+    4 only are for the command line, not a tournament's choice)."""
+
+    MIXED = "mixed", _("tables of 4, and of 3 where needed")
+    THREES = "3", _("tables of 3 only")
+
+
+#: The most pairs of players a tournament may keep apart.
+APART_MAX = 100
+
+
 class LastDeal(models.TextChoices):
     """What happens at a table when the round's time runs out (Pulka.deals_after_time)."""
 
@@ -236,7 +248,9 @@ class Tournament(models.Model):
     """A club's tournament: entries, rounds of tables (ordinary pulkas), and standings.
 
     The rule, the tie-breaks and the stage are fixed when the first round is published;
-    the convention (`rules`, every engine rules key) is the same at every table.
+    so are the table sizes (`tables`), while the pairs kept apart (`apart`) may change at
+    any time (the rounds drawn after follow). The convention (`rules`, every engine rules
+    key) is the same at every table.
     """
 
     #: What the organiser sets, in the order of the settings page. The settings form, the
@@ -250,6 +264,8 @@ class Tournament(models.Model):
         "deal_cap",
         "rules",
         "seating",
+        "tables",
+        "apart",
         "scoring",
         "caps",
         "caps_mirror",
@@ -281,6 +297,12 @@ class Tournament(models.Model):
         choices=SeatingMethod.choices,
         default=SeatingMethod.SWISS,
     )
+    tables = models.CharField(
+        _("tables"), max_length=5, choices=TableSizes.choices, default=TableSizes.MIXED
+    )
+    # Pairs of players never seated together where it can be helped (spouses, a coach and his
+    # pupil): [[player id, player id], ...], the smaller id first, each pair once.
+    apart = models.JSONField(_("keep apart"), default=list, blank=True)
     scoring = models.CharField(
         _("round result"), max_length=8, choices=Scoring.choices, default=Scoring.CAPS
     )

@@ -164,8 +164,9 @@ class World:
 
 def tournament_post() -> dict[str, str]:
     """The tournament form as a browser posts it: caps 200/650 written out, a final of 4 after
-    round 4, counted in the leagues, Sochi to 10."""
+    round 4, counted in the leagues, Sochi to 10, two pairs of the cups' players kept apart."""
     return settings_post(
+        apart="Anna and Boris\nVera, Gleb",
         caps_preset="custom",
         caps="0:1, 200:1/10, 650:0",
         floor="-1000",

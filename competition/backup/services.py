@@ -433,9 +433,11 @@ def _tournament_entry(tournament: Tournament, who, names: dict[int, str]) -> dic
         )
     penalties = Penalty.objects.filter(tournament=tournament).select_related("created_by")
     return {
-        # Every setting as its column (competition.models.Tournament.SETTINGS), the date as text.
+        # Every setting as its column (competition.models.Tournament.SETTINGS), the date as text
+        # and the players kept apart by name, as everywhere in the document.
         **{name: getattr(tournament, name) for name in Tournament.SETTINGS},
         "start": _when(tournament.start),
+        "apart": [[names[a], names[b]] for a, b in tournament.apart or ()],
         "seed": tournament.seed,
         "finished_at": _when(tournament.finished_at),
         "created_by": who(tournament.created_by),
@@ -1103,6 +1105,7 @@ def _restore_tournament(
     # A setting missing from the file (one newer than the backup) takes its default.
     settings = {name: row.get(name) for name in Tournament.SETTINGS if name in row}
     settings["start"] = reader.day(row, "start", where)
+    apart = settings.pop("apart", None) or []  # by name: restored once the players are entered
     tournament = tournament_services.tournament_create(
         club=club, created_by=account(row, "created_by", where), **settings
     )
@@ -1146,6 +1149,19 @@ def _restore_tournament(
             if replaced is None:
                 raise reader.bad(f"{place}.substitute_for")
             Entry.objects.filter(pk=entries[data["player"]].pk).update(substitute_for=replaced)
+    if not isinstance(apart, list):
+        raise reader.bad(f"{where}.apart")
+    pairs = []
+    for k, pair in enumerate(apart):
+        place = f"{where}.apart[{k}]"
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise reader.bad(place)
+        if not all(isinstance(name, str) and name in entries for name in pair):
+            raise reader.bad(place)  # a pair kept apart names players of this tournament
+        pairs.append([entries[name].player_id for name in pair])
+    if pairs:
+        tournament.apart = tournament_services.apart_pairs(pairs)
+        Tournament.objects.filter(pk=tournament.pk).update(apart=tournament.apart)
 
     numbers: set[int] = set()
     used: set[int] = set()  # evenings

@@ -7,15 +7,26 @@ sense, a final before the last round, a tie-break chosen once) are the services'
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.forms.utils import ErrorDict
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
-from club.names import NAME_MAX_LENGTH, InvalidName, NameField, normalise_name, normalise_text
+from club.names import (
+    NAME_MAX_LENGTH,
+    InvalidName,
+    NameField,
+    name_key,
+    normalise_name,
+    normalise_text,
+)
 from club.params import IntegerField
 from competition.lib import tournament_scoring as ts
 from competition.models import (
+    APART_MAX,
     MORE_DEALS_MAX,
     ROUND_MINUTES_MAX,
     Entry,
@@ -24,6 +35,7 @@ from competition.models import (
     PenaltyUnit,
     Tournament,
 )
+from competition.tournament import selectors
 from competition.tournament.selectors import TIE_BREAK_LABELS
 from competition.tournament.services import (
     CAPS_PRESETS,
@@ -49,6 +61,11 @@ TIE_BREAK_FIELDS = tuple(f"tie_break_{n}" for n in range(1, len(ts.TieBreak) + 1
 # The settings typed through fields of their own (the nested RulesForm, the caps' preset and
 # steps, one choice a tie-break) and put together in `clean` and `settings`.
 TYPED_APART = ("rules", "caps", "tie_breaks")
+# What parts the two names of a pair kept apart: a comma, a spaced dash, or "and" (in English
+# or in the user's language).
+_APART_COMMA_OR_DASH = r"\s*,\s*|\s+[-\u2013\u2014]\s+"
+# The longest "keep apart" text: a hundred lines of two long names.
+APART_TEXT_MAX = APART_MAX * (2 * NAME_MAX_LENGTH + 10)
 # The bounds of the columns (small integers) and of what a judge would type.
 SMALL_MAX = 32_767
 SCORE_MAX = 1_000_000
@@ -77,8 +94,10 @@ class TournamentForm(forms.ModelForm):
     """A tournament's settings, with its conventions (the club's by default) in a nested
     RulesForm (prefix ``rules``), as a new table has them.
 
-    Once a round is out the conventions and the deal cap are fixed (`locked`): they are
-    shown, not sent, and `settings()` leaves them out.
+    Once a round is out the conventions, the deal cap and the tables are fixed (`locked`):
+    they are shown, not sent, and `settings()` leaves them out. The pairs kept apart are
+    typed by the names of the players entered (`clean_apart`), so a new tournament has no
+    such field.
     """
 
     name = NameField.of(Tournament, "name", what=TOURNAMENT_NAME)
@@ -103,6 +122,17 @@ class TournamentForm(forms.ModelForm):
         label=_label("last_deal"), choices=LastDeal.choices, required=False
     )
     more_deals = _number("more_deals", low=1, high=MORE_DEALS_MAX)
+    apart = forms.CharField(
+        label=_label("apart"),
+        required=False,
+        max_length=APART_TEXT_MAX,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_(
+            "Players never seated at one table where it can be helped. One pair a line: "
+            '"Анна Коваль and Борис Шевченко" (or "Анна Коваль, Борис Шевченко", or '
+            '"Анна Коваль - Борис Шевченко").'
+        ),
+    )
 
     class Meta:
         model = Tournament
@@ -125,7 +155,16 @@ class TournamentForm(forms.ModelForm):
             keys = [k.value for k in ts.DEFAULT_TIE_BREAKS]
         for field, key in zip(TIE_BREAK_FIELDS, keys, strict=False):
             initial.setdefault(field, key)
+        # The pairs kept apart are typed by the names of the players entered: a new tournament
+        # has none yet, and no such field.
+        new = instance is None or not instance.pk
+        self.entered: dict[int, str] = {} if new else selectors.names(instance)
+        if not new:
+            shown = selectors.apart_names(instance, self.entered)
+            initial.setdefault("apart", "\n".join(f"{a}, {b}" for a, b in shown))
         super().__init__(data, *args, **kwargs)
+        if new:
+            del self.fields["apart"]
         for n, field in enumerate(TIE_BREAK_FIELDS, start=1):
             self.fields[field] = forms.ChoiceField(
                 label=_("Tie-break %(n)s") % {"n": n},
@@ -138,6 +177,7 @@ class TournamentForm(forms.ModelForm):
         self.rules_form = RulesForm(None if locked else data, prefix="rules", rules=rules)
         if locked:
             self.fields["deal_cap"].disabled = True
+            self.fields["tables"].disabled = True
 
     def full_clean(self) -> None:
         if self.rules_form.applied:
@@ -154,6 +194,60 @@ class TournamentForm(forms.ModelForm):
             return valid
         # A convention just chosen leaves the rules form unbound: not valid, nothing saved.
         return self.rules_form.is_valid() & valid
+
+    def clean_apart(self) -> list[list[int]]:
+        """The pairs typed, one a line, as player ids (smaller first), each name one of the
+        players entered by the one rule for names (club.names); every line refused is said,
+        by its number, and then nothing is kept."""
+        by_key = {name_key(name): player for player, name in self.entered.items()}
+        # "and" as the user's language says it between two names, and in English.
+        word = re.escape(pgettext("between two names", "and"))
+        parts = re.compile(rf"{_APART_COMMA_OR_DASH}|\s+(?:and|{word})\s+", re.IGNORECASE)
+        pairs: set[tuple[int, int]] = set()
+        problems: list[forms.ValidationError] = []
+
+        def refuse(number: int, problem: str, code: str) -> None:
+            problems.append(
+                forms.ValidationError(
+                    _("Line %(number)s: %(problem)s"),
+                    code=code,
+                    params={"number": number, "problem": problem},
+                )
+            )
+
+        for number, line in enumerate(self.cleaned_data["apart"].splitlines(), start=1):
+            if not line.strip():
+                continue
+            names = [part for part in parts.split(line.strip()) if part.strip()]
+            if len(names) != 2:
+                refuse(number, _("name two players, as in the example."), "pair")
+                continue
+            try:
+                names = [normalise_name(name) for name in names]
+            except InvalidName as exc:
+                refuse(number, exc.message, exc.code)
+                continue
+            players = [by_key.get(name_key(name)) for name in names]
+            unknown = [name for name, player in zip(names, players, strict=True) if player is None]
+            if unknown:
+                refuse(
+                    number,
+                    _("%(name)s is not entered in this tournament.") % {"name": unknown[0]},
+                    "unknown",
+                )
+            elif players[0] == players[1]:
+                refuse(number, _("%(name)s is named twice.") % {"name": names[0]}, "twice")
+            else:
+                pairs.add((min(players), max(players)))
+        if problems:
+            raise forms.ValidationError(problems)
+        if len(pairs) > APART_MAX:
+            raise forms.ValidationError(
+                _("At most %(max)s pairs can be kept apart."),
+                code="too_many",
+                params={"max": APART_MAX},
+            )
+        return [list(pair) for pair in sorted(pairs)]
 
     def clean(self) -> dict:
         data = super().clean()
@@ -178,9 +272,16 @@ class TournamentForm(forms.ModelForm):
 
     def settings(self) -> dict:
         """The cleaned settings, as tournament_create and tournament_update take them."""
-        fields = {name: self.cleaned_data[name] for name in Tournament.SETTINGS if name != "rules"}
+        fields = {
+            name: self.cleaned_data[name]
+            for name in Tournament.SETTINGS
+            if name not in ("rules", "apart")
+        }
+        if "apart" in self.fields:  # a new tournament has nobody to keep apart yet
+            fields["apart"] = self.cleaned_data["apart"]
         if self.locked:
             fields.pop("deal_cap")
+            fields.pop("tables")
         else:
             fields["rules"] = self.rules_form.rules
         return fields

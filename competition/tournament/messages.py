@@ -20,6 +20,14 @@ PROBLEMS: dict[str, Promise] = {
     "bye_five_players": _(
         "5 players cannot fill tables of 3 and 4, so one player sits out each round in turn"
     ),
+    "threes_too_few": _("%(players)s players cannot make a table of 3"),
+    "fours_too_few": _("%(players)s players cannot make a table of 4"),
+    "bye_threes": _(
+        "the players do not divide into tables of 3, so the rest sit out each round in turn"
+    ),
+    "bye_fours": _(
+        "the players do not divide into tables of 4, so the rest sit out each round in turn"
+    ),
     "entrant_twice": _("%(player)s is entered twice"),
     "locked_player_not_active": _("%(player)s at locked table %(table)s is not playing"),
     "locked_player_twice": _("%(player)s sits at two locked tables"),
@@ -44,6 +52,9 @@ PROBLEMS: dict[str, Promise] = {
     "three_again": _("%(player)s sits at a table of 3 again (%(times)s times in all)"),
     "teammates_together": _("Teammates %(first)s and %(second)s sit at table %(table)s."),
     "same_club_together": _("%(first)s and %(second)s of one club sit at table %(table)s."),
+    "apart_together": _(
+        "%(first)s and %(second)s should be kept apart but sit together at table %(table)s"
+    ),
     "caps_empty": _("The caps need at least one step."),
     "caps_first_not_zero": _("The first step of the caps must start at 0 whists."),
     "caps_not_increasing": _(

@@ -117,6 +117,7 @@ class DraftReview:
     matrix_names: list[str]  # empty: the field is too large, see `repeats`
     matrix: list[tuple[str, list[int]]]  # a row a player: his name, his meetings
     repeats: list[Repeat]  # the pairs that met twice or more, this draft included
+    apart: list[tuple[str, str]]  # the pairs kept apart, by name
 
 
 def draft_review(round: Round) -> DraftReview:
@@ -139,7 +140,9 @@ def draft_review(round: Round) -> DraftReview:
     ]
     byes = [(name(bye.player), bye_reason_text(bye.reason)) for bye in drawn.byes]
     entrants = selectors.entrants(tournament, round.number)
-    problems = seating.warnings(drawn, history=past, entrants=entrants)
+    problems = seating.warnings(
+        drawn, history=past, entrants=entrants, apart=selectors.apart_of(tournament)
+    )
     if tournament.team_best:  # teams of 3 to 5: a team of another size is the organiser's call
         problems += seating.team_problems(entrants)
     warnings = selectors.problem_texts(problems, names)
@@ -166,7 +169,34 @@ def draft_review(round: Round) -> DraftReview:
         matrix_names=matrix_names,
         matrix=matrix,
         repeats=repeats,
+        apart=selectors.apart_names(tournament, names),
     )
+
+
+# --- a schedule published in advance ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScheduleSummary:
+    """How good the schedule published in advance is, over its rounds played and planned."""
+
+    played: int  # rounds published
+    planned: int  # rounds still to come
+    report: seating.Report
+
+
+def schedule_summary(tournament: Tournament) -> ScheduleSummary | None:
+    """The schedule's figures (competition.lib.seating.report) for the players entered now:
+    repeated meetings against the least possible, and how the tables of 3 and the first deals
+    went round. None: not a schedule, or nothing left to plan (selectors.planned_rounds,
+    cached: a page view does not search again)."""
+    planned = selectors.planned_rounds(tournament)
+    if not planned:
+        return None
+    first = planned[0].round
+    past = selectors.history(tournament, first)
+    players = [p.id for p in selectors.entrants(tournament, first)]
+    return ScheduleSummary(len(past), len(planned), seating.report([*past, *planned], players))
 
 
 METHOD_LABELS = {

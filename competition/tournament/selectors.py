@@ -8,10 +8,13 @@ rounds, whatever their number), so the page costs the same for 16 players and fo
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from fractions import Fraction
 
+from django.core.cache import cache
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.http import Http404
 from django.utils import formats
@@ -267,11 +270,85 @@ def history(tournament: Tournament, before: int) -> list[seating.Seating]:
     return [seating_of(one) for one in rounds.order_by("number")]
 
 
+def tables_of(tournament: Tournament) -> seating.Tables:
+    """The table sizes of the tournament's rounds, as the seating library names them."""
+    try:
+        return seating.Tables(tournament.tables)
+    except ValueError:  # a value no form gives: the plan of old
+        return seating.Tables.MIXED
+
+
+def apart_of(tournament: Tournament) -> tuple[tuple[int, int], ...]:
+    """The pairs of players kept apart (player ids, smaller first)."""
+    return tuple((a, b) for a, b in tournament.apart or ())
+
+
+def apart_names(tournament: Tournament, names: dict[int, str]) -> list[tuple[str, str]]:
+    """The pairs kept apart by name, as the settings and the draft state them."""
+    return [(names.get(a, str(a)), names.get(b, str(b))) for a, b in apart_of(tournament)]
+
+
+#: How long a schedule drawn in advance stays cached. Its key holds everything it depends on,
+#: so a stale one is never read; the timeout only frees the space of those no longer asked for.
+SCHEDULE_CACHE_SECONDS = 7 * 24 * 3600
+
+
+def _schedule_key(
+    tournament: Tournament,
+    players: Sequence[seating.Entrant],
+    rounds: int,
+    seed: int,
+    past: Sequence[seating.Seating],
+) -> str:
+    """The cache key of a schedule: a digest of everything seating.schedule reads."""
+    facts = [
+        tournament.pk,
+        seed,
+        rounds,
+        tables_of(tournament).value,
+        apart_of(tournament),
+        [astuple(player) for player in players],  # in order: the draw may follow it
+        [
+            (one.round, one.seed, one.method.value, seating_to_json(one))
+            for one in sorted(past, key=lambda one: one.round)
+        ],
+    ]
+    digest = hashlib.sha256(json.dumps(facts, default=str).encode()).hexdigest()
+    return f"tournament-schedule:{digest}"
+
+
+def schedule_of(
+    tournament: Tournament,
+    players: Sequence[seating.Entrant],
+    *,
+    rounds: int,
+    seed: int,
+    history: Sequence[seating.Seating],
+) -> tuple[seating.Seating, ...]:
+    """seating.schedule for the tournament's tables and pairs kept apart, cached: the
+    whole-schedule search takes seconds, and the planned rounds' page and the round's draw
+    ask for the same schedule (raises TournamentError as seating.schedule does)."""
+    key = _schedule_key(tournament, players, rounds, seed, history)
+    found = cache.get(key)
+    if found is None:
+        found = seating.schedule(
+            players,
+            rounds=rounds,
+            seed=seed,
+            history=history,
+            tables=tables_of(tournament),
+            apart=apart_of(tournament),
+        )
+        cache.set(key, found, SCHEDULE_CACHE_SECONDS)
+    return found
+
+
 def planned_rounds(tournament: Tournament) -> tuple[seating.Seating, ...]:
     """A schedule published in advance: the rounds not yet published, as the tournament's
     seed draws them for the players entered now, against the rounds as they were played
-    (tournament_services.round_draft draws the next one the same way). Empty for the other
-    methods, when every round is out, or when too few players are entered."""
+    (tournament_services.round_draft draws the next one the same way, from the same cache).
+    Empty for the other methods, when every round is out, or when too few players are
+    entered."""
     if tournament.seating != SeatingMethod.SCHEDULE:
         return ()
     published = Round.objects.filter(tournament=tournament).exclude(state=RoundState.DRAFT)
@@ -279,7 +356,8 @@ def planned_rounds(tournament: Tournament) -> tuple[seating.Seating, ...]:
     if first > tournament.round_count:
         return ()
     try:
-        return seating.schedule(
+        return schedule_of(
+            tournament,
             entrants(tournament, first),
             rounds=tournament.round_count - first + 1,
             seed=tournament.seed,

@@ -40,6 +40,7 @@ from competition.lib import seating
 from competition.lib import tournament_scoring as ts
 from competition.lib.problems import Problem, TournamentError
 from competition.models import (
+    APART_MAX,
     MORE_DEALS_MAX,
     ROUND_MINUTES_MAX,
     Entry,
@@ -52,6 +53,7 @@ from competition.models import (
     RoundTable,
     Scoring,
     SeatingMethod,
+    TableSizes,
     Tournament,
 )
 from competition.rating import background
@@ -250,6 +252,10 @@ def _check_settings(fields: dict) -> None:
         raise TournamentServiceError(
             _("Choose how the rounds after the first are seated."), field="seating"
         )
+    if fields.get("tables", TableSizes.MIXED) not in TableSizes.values:
+        raise TournamentServiceError(_("Choose the tables of the rounds."), field="tables")
+    if "apart" in fields:
+        fields["apart"] = apart_pairs(fields["apart"])
     scoring = fields.get("scoring", Scoring.CAPS)
     if scoring not in Scoring.values:
         raise TournamentServiceError(_("Choose what a round's result counts."), field="scoring")
@@ -315,6 +321,36 @@ def _check_settings(fields: dict) -> None:
         raise TournamentServiceError(engine_problem_text(exc), field="rules") from exc
 
 
+def apart_pairs(value: Any) -> list[list[int]]:
+    """The pairs of players to keep apart as stored: each [smaller id, larger id], once,
+    in order; refused (on the field "apart") unless it is at most APART_MAX pairs of two
+    different player ids.
+
+    >>> apart_pairs([[9, 4], [4, 9], (2, 3)])
+    [[2, 3], [4, 9]]
+    """
+    if value is None:
+        return []
+    shape = _("Each pair to keep apart is two different players.")
+    if not isinstance(value, list | tuple):
+        raise TournamentServiceError(shape, field="apart")
+    pairs: set[tuple[int, int]] = set()
+    for pair in value:
+        if (
+            not isinstance(pair, list | tuple)
+            or len(pair) != 2
+            or not all(_whole(player) for player in pair)
+            or pair[0] == pair[1]
+        ):
+            raise TournamentServiceError(shape, field="apart")
+        pairs.add((min(pair), max(pair)))
+    if len(pairs) > APART_MAX:
+        raise TournamentServiceError(
+            _("At most %(max)s pairs can be kept apart.") % {"max": APART_MAX}, field="apart"
+        )
+    return [list(pair) for pair in sorted(pairs)]
+
+
 def _check_clock(fields: dict) -> None:
     """The round clock's settings: a length in minutes (or none), and what happens at time.
     `more_deals` is kept only for the rule that reads it."""
@@ -372,7 +408,7 @@ def _resolved(rules: dict) -> dict:
 
 
 #: What cannot change once a round is published: it would change what was played.
-FIXED_AFTER_START = ("rules", "deal_cap")
+FIXED_AFTER_START = ("rules", "deal_cap", "tables")
 
 
 @transaction.atomic
@@ -382,6 +418,11 @@ def tournament_create(*, club: Club, created_by: AbstractBaseUser | None, **fiel
     fields.setdefault("rules", club.default_rules())
     fields.setdefault("tie_breaks", [key.value for key in ts.DEFAULT_TIE_BREAKS])
     _check_settings(fields)
+    if fields.get("apart"):  # nobody is entered yet
+        raise TournamentServiceError(
+            _("A pair to keep apart names a player not entered in this tournament."),
+            field="apart",
+        )
     return Tournament.objects.create(
         club=club, seed=seating.new_seed(), created_by=_user(created_by), **fields
     )
@@ -409,10 +450,19 @@ def tournament_update(*, tournament: Tournament, **fields) -> Tournament:
             if name == "rules":
                 new, old = _resolved(new), _resolved(old)
             if new != old:
-                raise TournamentServiceError(
-                    _("The conventions and the deal cap cannot change once a round is out."),
-                    field=name,
+                message = (
+                    _("The tables cannot change once a round is out.")
+                    if name == "tables"
+                    else _("The conventions and the deal cap cannot change once a round is out.")
                 )
+                raise TournamentServiceError(message, field=name)
+    if fields.get("apart"):
+        entered = set(Entry.objects.filter(tournament=locked).values_list("player_id", flat=True))
+        if any(player not in entered for pair in fields["apart"] for player in pair):
+            raise TournamentServiceError(
+                _("A pair to keep apart names a player not entered in this tournament."),
+                field="apart",
+            )
     drawn = locked.rounds.count()
     if merged["round_count"] < drawn:
         raise TournamentServiceError(
@@ -718,8 +768,12 @@ def _draw(
     try:
         if tournament.seating == SeatingMethod.SCHEDULE and not locked:
             rounds = max(tournament.round_count - number + 1, 1)
-            plan = seating.schedule(
-                players, rounds=rounds, seed=tournament.seed if planned else seed, history=past
+            plan = selectors.schedule_of(
+                tournament,
+                players,
+                rounds=rounds,
+                seed=tournament.seed if planned else seed,
+                history=past,
             )
             return plan[0] if planned else replace(plan[0], seed=seed)
         order = (
@@ -733,6 +787,8 @@ def _draw(
             history=past,
             standings=order,
             locked=locked,
+            tables=selectors.tables_of(tournament),
+            apart=selectors.apart_of(tournament),
         )
     except TournamentError as exc:
         raise _problem(exc.problem, names) from exc
@@ -862,7 +918,12 @@ def draft_problems(round: Round) -> list[str]:
     withdrawn = Entry.objects.filter(
         tournament=tournament, status=EntryStatus.WITHDRAWN
     ).values_list("player_id", flat=True)
-    problems = seating.check(selectors.seating_of(round), active=active, withdrawn=withdrawn)
+    problems = seating.check(
+        selectors.seating_of(round),
+        active=active,
+        withdrawn=withdrawn,
+        tables=selectors.tables_of(tournament),
+    )
     return selectors.problem_texts(problems, selectors.names(tournament))
 
 

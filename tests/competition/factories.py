@@ -303,6 +303,7 @@ def settings_post(**overrides) -> dict[str, str]:
         "round_count": "5",
         "deal_cap": "18",
         "seating": "swiss",
+        "tables": "mixed",
         "scoring": "caps",
         "caps_preset": "200-650",
         "caps": "",

@@ -110,9 +110,12 @@ def test_a_backup_copies_every_setting(cup):
 
 
 def test_a_backup_from_before_a_setting_existed_restores_it_with_its_default(cup):
-    Tournament.objects.filter(pk=cup.pk).update(stage_keep_totals=False, counted=True)
+    pair = sorted(cup.entries.values_list("player_id", flat=True))[:2]
+    Tournament.objects.filter(pk=cup.pk).update(
+        stage_keep_totals=False, counted=True, tables="3", apart=[pair]
+    )
     document = backup.club_document(cup.club)
-    for name in ("stage_keep_totals", "counted", "team_best"):
+    for name in ("stage_keep_totals", "counted", "team_best", "tables", "apart"):
         del document["tournaments"][0][name]
 
     backup.club_restore(document=document, slug="old-cup", name="Old cup", link_members=True)
@@ -123,4 +126,5 @@ def test_a_backup_from_before_a_setting_existed_restores_it_with_its_default(cup
         False,
         None,
     )
+    assert (restored.tables, restored.apart) == ("mixed", [])
     assert (restored.name, restored.start, restored.seed) == (cup.name, cup.start, cup.seed)

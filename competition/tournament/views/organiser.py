@@ -187,6 +187,7 @@ def _home(
             entries=pages.entry_counts(tournament),
             standings=lines,
             standings_count=count,
+            schedule=pages.schedule_summary(tournament),
         )
     return render_page(request, HOME, context, fragment="rounds")
 
