@@ -517,7 +517,7 @@ def _plan(
             seat_round(entrants, round=1, seed=round_seed(seed, 1), method=Method.RATING, **options)
         )
         if not plan.byes and rounds > 1:
-            drawn += _designed(entrants, drawn[0], rounds, plan, weights, apart)
+            drawn += _designed(entrants, drawn[0], rounds, plan, weights, apart, seed)
     while len(drawn) < rounds:
         number = numbers[len(drawn)]
         drawn.append(
@@ -556,6 +556,7 @@ def _designed(
     plan: TablePlan,
     weights: Weights,
     apart: Collection[tuple[int, int]],
+    seed: int,
 ) -> list[Seating]:
     """Rounds 2 .. `rounds` of the best known design that fits (`competition.lib.designs`):
     its first round's tables matched to `first`'s, and within them its points given to the
@@ -598,7 +599,7 @@ def _designed(
     return [
         Seating(
             number,
-            round_seed(first.seed, number),
+            round_seed(seed, number),
             Method.MIXING,
             tuple(
                 Table(t, tuple(image[p] for p in points), image[points[0]])

@@ -113,7 +113,10 @@ def misplaced(content: bytes, *, cells: bool = False) -> list[tuple[int, str]]:
             boxes = [Box(b["x0"], b["x1"], b["top"], b["bottom"]) for b in page.rects]
             boxes += [Box(b["x0"], b["x1"], b["top"], b["bottom"]) for b in page.curves]
             boxes = [box for box in boxes if box.area > 100]  # not a rule's hairline
-            for word in page.extract_words():
+            # The draft's watermark (`.draft-mark`, letters far larger than any name) lies
+            # over the cards: its letters are not words of a card.
+            text = page.filter(lambda o: o.get("object_type") != "char" or o["size"] < 40)
+            for word in text.extract_words():
                 if not sheet.around(word):
                     found.append((number, word["text"]))
                     continue
