@@ -664,10 +664,7 @@ def _improved(
     index = {player: i for i, player in enumerate(ids)}
     n = len(ids)
     past = _Past.of(history)
-    met = [[0] * n for _ in range(n)]
-    for (a, b), times in past.met.items():
-        if a in index and b in index:
-            met[index[a]][index[b]] = met[index[b]][index[a]] = times
+    met = _met_matrix(past, index)
     rounds = [[[index[p] for p in t.seats] for t in seating.tables] for seating in drawn]
     free = list(range(1 if fixed else 0, len(rounds)))
     groups = [[list(t.seats) for t in seating.tables] for seating in drawn]
@@ -689,6 +686,15 @@ def _improved(
     target += _search.THREE * _fewest_threes(state, rounds, past, ids)
     found = state.run(steps, target)
     return [[[ids[i] for i in table] for table in r] for r in found]
+
+
+def _met_matrix(past: _Past, index: dict[int, int]) -> list[list[int]]:
+    """How many times each pair of players met before, by their indices."""
+    met = [[0] * len(index) for _ in index]
+    for (a, b), times in past.met.items():
+        if a in index and b in index:
+            met[index[a]][index[b]] = met[index[b]][index[a]] = times
+    return met
 
 
 def _fewest_threes(state, rounds, past: _Past, ids: Sequence[int]) -> int:
@@ -1025,10 +1031,7 @@ def _polish(
     players = search.players
     index = {player: i for i, player in enumerate(players)}
     n = len(players)
-    met = [[0] * n for _ in range(n)]
-    for (a, b), times in past.met.items():
-        if a in index and b in index:
-            met[index[a]][index[b]] = met[index[b]][index[a]] = times
+    met = _met_matrix(past, index)
     drawn = [[index[p] for p in group] for group in groups]
 
     def faults(round: list[list[int]]) -> tuple[int, int]:
@@ -1040,26 +1043,17 @@ def _polish(
 
     if faults(drawn)[0] == 0:
         return groups
-    state = _search.Schedule(
-        n,
-        [drawn],
-        free=[0],
-        met=met,
-        pair=search.extra,
-        threes=[past.threes[p] for p in players],
-        rng=rng,
-    )
-    before = state.cost()
-    polished = state.run(POLISH_STEPS, target=0)
-    again = _search.Schedule(
-        n,
-        polished,
-        free=[0],
-        met=met,
-        pair=search.extra,
-        threes=[past.threes[p] for p in players],
-        rng=rng,
-    )
+
+    def state(round: list[list[int]]) -> _search.Schedule:
+        at_three = [past.threes[p] for p in players]
+        return _search.Schedule(
+            n, [round], free=[0], met=met, pair=search.extra, threes=at_three, rng=rng
+        )
+
+    first = state(drawn)
+    before = first.cost()
+    polished = first.run(POLISH_STEPS, target=0)
+    again = state(polished[0])
     (repeats, hard), (was_repeats, was_hard) = faults(polished[0]), faults(drawn)
     if repeats < was_repeats and hard <= was_hard and again.cost() < before:
         return [[players[i] for i in table] for table in polished[0]]
