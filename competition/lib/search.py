@@ -24,8 +24,8 @@ over 5,000 to 150,000 steps, this left the fewest repeats on 24 x 7, 36 x 11, 60
 23 x 7 and 18 x 8: 60 x 19 went from 124 to 86 and 36 x 11 from 33 to 16. A tabu search
 taking the best swap each step was tried first: from random starts it left 2 repeats for
 20 x 5 and 9 for 30 x 8 after 200,000 steps, where annealing reached 0 and 2 in fewer and
-much cheaper steps.) The search ends at `target` (a lower bound) or after `steps`, with the
-best schedule seen.
+much cheaper steps.) The search ends at `target` (a lower bound), after `steps`, or after
+`stall` steps without a better schedule, with the best schedule seen.
 """
 
 from __future__ import annotations
@@ -45,6 +45,9 @@ HARD = 10_000
 #: The heat (in costs) of the annealing: from HEAT_HIGH down to HEAT_LOW over HEAT_CYCLE
 #: steps, then again (the module docstring says how these were chosen).
 HEAT_HIGH, HEAT_LOW, HEAT_CYCLE = 0.3 * REPEAT, 0.02 * REPEAT, 50_000
+#: Steps without a better schedule after which the search gives up (two heat cycles): where
+#: the lower bound cannot be reached (small events), it would otherwise run all its steps.
+STALL = 2 * HEAT_CYCLE
 
 
 def repeats(n: int, rounds: Sequence[Sequence[Sequence[int]]]) -> int:
@@ -252,7 +255,7 @@ class Schedule:
         ]
         return self.rng.choice(over) if over else None
 
-    def run(self, steps: int, target: int) -> list[list[list[int]]]:
+    def run(self, steps: int, target: int, stall: int = STALL) -> list[list[list[int]]]:
         """Simulated annealing: a random partner for a conflict's player, accepted when the
         cost does not rise, or with probability exp(-rise / heat); the heat falls from
         HEAT_HIGH to HEAT_LOW, then starts again. The best schedule seen (all rounds)."""
@@ -261,9 +264,11 @@ class Schedule:
         kept = [[t[:] for t in tables] for tables in self.rounds]
         ratio = (HEAT_LOW / HEAT_HIGH) ** (1 / HEAT_CYCLE)
         heat = HEAT_HIGH
+        since = 0
         for _ in range(steps):
-            if best <= target:
+            if best <= target or since >= stall:
                 break
+            since += 1
             conflict = self._conflict()
             if conflict is None:
                 break
@@ -281,7 +286,7 @@ class Schedule:
                 self.swap(r, x, y)
                 cost += change
                 if cost < best:
-                    best = cost
+                    best, since = cost, 0
                     kept = [[table[:] for table in round] for round in self.rounds]
             heat *= ratio
             if heat < HEAT_LOW:

@@ -1041,7 +1041,10 @@ def _polish(
             sum(search.extra[a][b] >= _search.HARD for a, b in pairs),
         )
 
-    if faults(drawn)[0] == 0:
+    # The repeats no seating of this round can avoid: its meetings beyond the pairs not met.
+    unmet = sum(1 for a in range(n) for b in range(a) if not met[a][b])
+    meetings = sum(len(group) * (len(group) - 1) // 2 for group in groups)
+    if faults(drawn)[0] <= max(0, meetings - unmet):
         return groups
 
     def state(round: list[list[int]]) -> _search.Schedule:
@@ -1052,7 +1055,7 @@ def _polish(
 
     first = state(drawn)
     before = first.cost()
-    polished = first.run(POLISH_STEPS, target=0)
+    polished = first.run(POLISH_STEPS, target=0, stall=POLISH_STEPS // 4)
     again = state(polished[0])
     (repeats, hard), (was_repeats, was_hard) = faults(polished[0]), faults(drawn)
     if repeats < was_repeats and hard <= was_hard and again.cost() < before:

@@ -202,8 +202,8 @@ def a_schedule_with_tables_of_three_every_round() -> Seating:
         ),
         pytest.param(
             mixing_with_two_teams_and_a_club,
-            [(3, 11, 6, 9), (13, 4, 1), (8, 12, 5), (2, 7, 10)],
-            [11, 13, 5, 7],
+            [(9, 11, 3, 6), (1, 4, 13), (5, 8, 12), (2, 10, 7)],
+            [9, 13, 8, 2],
             id="mixing-round-four",
         ),
     ],
