@@ -683,7 +683,7 @@ def _improved(
     meetings = sum(len(t) * (len(t) - 1) // 2 for r in rounds for t in r)
     already = sum(max(0, times - 1) for times in past.met.values())
     target = _search.REPEAT * (already + max(0, meetings - unmet))
-    target += _search.THREE * _fewest_threes(state, rounds, past, ids)
+    target += _search.THREE * _fewest_threes(rounds, past, ids)
     found = state.run(steps, target)
     return [[[ids[i] for i in table] for table in r] for r in found]
 
@@ -697,7 +697,9 @@ def _met_matrix(past: _Past, index: dict[int, int]) -> list[list[int]]:
     return met
 
 
-def _fewest_threes(state, rounds, past: _Past, ids: Sequence[int]) -> int:
+def _fewest_threes(
+    rounds: Sequence[Sequence[Sequence[int]]], past: _Past, ids: Sequence[int]
+) -> int:
     """The least sum of squares of the times at a table of 3 (history included): the seats
     at tables of 3 shared out one at a time to whoever has had fewest."""
     counts = sorted(past.threes[p] for p in ids)
