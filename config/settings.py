@@ -119,6 +119,7 @@ INSTALLED_APPS = [
     "club",
     "scoring",
     "competition",
+    "federation",
     "django_tasks",
     "django_tasks_db",
 ]

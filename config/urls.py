@@ -28,6 +28,7 @@ urlpatterns = [
     path("", include("club.urls")),
     path("", include("scoring.urls")),
     path("", include("competition.urls")),
+    path("f/", include("federation.urls")),
 ]
 
 # allauth answers its rate limits with ROOT_URLCONF.handler429.

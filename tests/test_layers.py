@@ -1,6 +1,6 @@
-"""The one-way house: club -> scoring -> competition, and imports point down only.
+"""The one-way house: club -> scoring -> competition -> federation, and imports point down only.
 
-Every .py file of the three apps is read with ast, migrations included, and every import
+Every .py file of the four apps is read with ast, migrations included, and every import
 in it, at module level or inside a function, is checked against the layer it may use.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("club", "scoring", "competition")  # lowest first
+LAYERS = ("club", "scoring", "competition", "federation")  # lowest first
 SOURCES = sorted(path for app in LAYERS for path in (ROOT / app).rglob("*.py"))
 
 

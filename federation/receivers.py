@@ -1,0 +1,1 @@
+"""The federation's answer to what scoring announces (scoring.signals)."""
