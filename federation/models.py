@@ -544,7 +544,7 @@ class EntryCategory(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["category", "entry"], name="federation_entrycategory"),
+            models.UniqueConstraint(fields=["category", "entry"], name="federation_entrycategory_once"),
         ]
 
     def __str__(self) -> str:
