@@ -544,7 +544,9 @@ class EntryCategory(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["category", "entry"], name="federation_entrycategory_once"),
+            models.UniqueConstraint(
+                fields=["category", "entry"], name="federation_entrycategory_once"
+            ),
         ]
 
     def __str__(self) -> str:
