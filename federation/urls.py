@@ -48,3 +48,47 @@ urlpatterns += [
         name="proposal-decide",
     ),
 ]
+# --- open events (federation.event_views) ---
+from federation import event_views  # noqa: E402
+
+EVENTS = "<slug:slug>/events/"
+EVENT = EVENTS + "<int:event_id>/"
+REGISTRATION = EVENT + "registrations/<int:registration_id>/"
+urlpatterns += [
+    path(EVENTS, event_views.event_list, name="events"),
+    path(EVENT, event_views.event_detail, name="event"),
+    path(EVENT + "me/", event_views.event_me, name="event-me"),
+    path(EVENT + "me/cancel/", event_views.event_cancel, name="event-cancel"),
+    path(EVENT + "settings/", event_views.event_settings, name="event-settings"),
+    path(
+        EVENT + "registration/",
+        event_views.event_registration_state,
+        name="event-registration-state",
+    ),
+    path(EVENT + "registrations/", event_views.event_registrations, name="event-registrations"),
+    path(
+        EVENT + "registrations.csv",
+        event_views.event_registrations_export,
+        name="event-registrations-export",
+    ),
+    path(REGISTRATION + "paid/", event_views.registration_paid, name="event-registration-paid"),
+    path(
+        REGISTRATION + "category/",
+        event_views.registration_category,
+        name="event-registration-category",
+    ),
+    path(EVENT + "check-in/", event_views.event_check_in, name="event-check-in"),
+    path(
+        EVENT + "check-in/<str:code>/",
+        event_views.event_check_in_code,
+        name="event-check-in-code",
+    ),
+    path(EVENT + "close-door/", event_views.event_close_door, name="event-close-door"),
+    path(EVENT + "standings/", event_views.event_standings, name="event-standings"),
+    path(
+        EVENT + "standings/<int:category_id>.pdf",
+        event_views.event_category_pdf,
+        name="event-category-pdf",
+    ),
+]
+

@@ -300,7 +300,7 @@ def _url_params(resolver: URLResolver) -> dict[str, list[str]]:
     }
 
 
-WATCHED_APPS = ("club", "scoring", "competition", "auth")
+WATCHED_APPS = ("club", "scoring", "competition", "federation", "auth")
 
 
 def database_state() -> str:

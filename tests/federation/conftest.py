@@ -7,9 +7,23 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.utils import timezone
 
 from club.models import Role
-from federation.models import Federation, MemberClub, MemberState, Officer, OfficerRole
+from competition.tournament import services as tournament_services
+from federation import events
+from federation.models import (
+    Category,
+    EntryCategory,
+    Federation,
+    MemberClub,
+    MemberState,
+    Officer,
+    OfficerRole,
+    Person,
+    PersonLink,
+)
+from tests.competition.factories import make_tournament, play_round
 from tests.conftest import make_club, make_member, make_user
 
 FEDERATION_PERSONAS = ("anonymous", "outsider", "member", "club_owner", "judge", "fed_owner")
@@ -76,3 +90,48 @@ def member(clubs):
 def outsider(db):
     """Signed in, owner of a club outside the federation, no office."""
     return make_member(make_club(name="Elsewhere", slug="elsewhere"), Role.OWNER).user
+
+
+def make_event(federation: Federation, club, *, names=(), start=None, **overrides):
+    """An open event (federation.events.event_open) of a new tournament of `club` a week
+    ahead, registration closing in three days; `names` entered by the club beforehand."""
+    today = timezone.localdate()
+    tournament = make_tournament(
+        club, names=names, name="Open Cup", start=start or today + datetime.timedelta(days=7)
+    )
+    terms = {"deadline": timezone.now() + datetime.timedelta(days=3), **overrides}
+    return events.event_open(federation=federation, tournament=tournament, **terms)
+
+
+@pytest.fixture
+def event(federation, clubs):
+    """An open event of the Kyiv Club (clubs[0]), no cap, free."""
+    return make_event(federation, clubs[0])
+
+
+SEVEN = ("Anna", "Boris", "Vera", "Gleb", "Dana", "Lena", "Mark")
+
+
+def played_cup(federation: Federation, club, *, names=SEVEN):
+    """An open event of `club` played over 2 confirmed rounds at real tables (4 and 3, then
+    3 and 3): Mark withdrew after round 1; categories "Masters" (Anna, Boris, Vera) and
+    "Women" (Vera, Dana, Lena), both the organiser's choice; Anna is a person of the
+    federation. Returns the tournament."""
+    event = make_event(federation, club, names=names)
+    tournament = event.tournament
+    entries = {entry.player.name: entry for entry in tournament.entries.select_related("player")}
+    for position, (name, members) in enumerate(
+        (("Masters", ("Anna", "Boris", "Vera")), ("Women", ("Vera", "Dana", "Lena")))
+    ):
+        category = Category.objects.create(
+            event=event, name=name, eligibility="chosen", position=position
+        )
+        for member in members:
+            EntryCategory.objects.create(category=category, entry=entries[member])
+    anna = Person.objects.create(federation=federation, name="Anna")
+    PersonLink.objects.create(federation=federation, person=anna, player=entries["Anna"].player)
+    play_round(tournament, deals=4, seed="cup")
+    tournament_services.entry_withdraw(entry=entries["Mark"])
+    play_round(tournament, deals=4, seed="cup")
+    tournament.refresh_from_db()
+    return tournament
