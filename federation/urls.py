@@ -92,3 +92,29 @@ urlpatterns += [
     ),
 ]
 
+
+# --- series (federation.series_views) ---
+from federation import series_views  # noqa: E402
+
+SERIES = "<slug:slug>/series/"
+ONE_SERIES = SERIES + "<int:series_id>/"
+urlpatterns += [
+    path(SERIES, series_views.series_list, name="series-list"),
+    path(SERIES + "new/", series_views.series_create, name="series-create"),
+    path(ONE_SERIES, series_views.series_detail, name="series"),
+    path(ONE_SERIES + "settings/", series_views.series_settings, name="series-settings"),
+    path(ONE_SERIES + "export.<str:fmt>", series_views.series_export, name="series-export"),
+    path(ONE_SERIES + "print/", series_views.series_print, name="series-print"),
+    path(ONE_SERIES + "stages/", series_views.series_stage_add, name="series-stage-add"),
+    path(
+        ONE_SERIES + "stages/<int:stage_id>/remove/",
+        series_views.series_stage_remove,
+        name="series-stage-remove",
+    ),
+    path(ONE_SERIES + "final/", series_views.series_final, name="series-final"),
+    path(
+        ONE_SERIES + "final/entries/",
+        series_views.series_final_entries,
+        name="series-final-entries",
+    ),
+]
