@@ -374,6 +374,11 @@ if TELEGRAM_BOT_TOKEN and not (TELEGRAM_BOT_USERNAME and TELEGRAM_WEBHOOK_SECRET
         "TELEGRAM_BOT_TOKEN needs TELEGRAM_BOT_USERNAME and TELEGRAM_WEBHOOK_SECRET too"
     )
 
+# A federation imports another Pulka site's results file from its address: addresses that
+# resolve to private or loopback networks are refused, unless this is true (the tests read a
+# live test server on 127.0.0.1; a federation's own intranet site would need it too).
+FEDERATION_IMPORT_ALLOW_PRIVATE = envbool("FEDERATION_IMPORT_ALLOW_PRIVATE", False)
+
 LOGIN_URL = "login"  # /accounts/login/, allauth's login page
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -118,3 +118,21 @@ urlpatterns += [
         name="series-final-entries",
     ),
 ]
+
+# --- results files (federation.results_views) ---
+from federation import results_views  # noqa: E402
+
+RESULTS = "<slug:slug>/results/"
+IMPORTED = "<slug:slug>/imported/<int:imported_id>"
+urlpatterns += [
+    path(RESULTS, results_views.results_index, name="results"),
+    path(RESULTS + "import/", results_views.results_import, name="results-import"),
+    path(RESULTS + "<int:tournament_id>/", results_views.results_detail, name="results-detail"),
+    path(
+        RESULTS + "<int:tournament_id>.<str:fmt>",
+        results_views.results_export,
+        name="results-export",
+    ),
+    path(IMPORTED + "/", results_views.imported_detail, name="imported"),
+    path(IMPORTED + ".<str:fmt>", results_views.imported_export, name="imported-export"),
+]
