@@ -136,3 +136,12 @@ urlpatterns += [
     path(IMPORTED + "/", results_views.imported_detail, name="imported"),
     path(IMPORTED + ".<str:fmt>", results_views.imported_export, name="imported-export"),
 ]
+
+# --- the rating list (federation.rating_views) ---
+from federation import rating_views  # noqa: E402
+
+urlpatterns += [
+    path("<slug:slug>/rating/", rating_views.rating_list, name="rating"),
+    path("<slug:slug>/rating/restart/", rating_views.rating_restart, name="rating-restart"),
+    path("<slug:slug>/rating/export.<str:fmt>", rating_views.rating_export, name="rating-export"),
+]

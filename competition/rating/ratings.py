@@ -44,8 +44,9 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import transaction
 from django.db.models import F, Max, QuerySet, Window
@@ -157,6 +158,97 @@ def rate_table(
     ]
 
 
+# --- the replay: shared by the clubs' ratings and the federation's rating list ----------
+
+#: A table as read from the result caches: (position, player id, place) per seat.
+Table = list[tuple[int, int, int]]
+#: A pulka's place in the replay: (date, not finished, finished_at, id), earliest first.
+Order = tuple[datetime.date, bool, datetime.datetime | None, int]
+
+
+class RatedPulkas(NamedTuple):
+    """What `read_tables` reads: each pulka's seats, its place in the replay, the nets of
+    its pairs, and its club."""
+
+    tables: dict[int, Table]
+    order: dict[int, Order]
+    nets: dict[tuple[int, int, int], float]
+    clubs: dict[int, int]
+
+
+def read_tables(
+    results: QuerySet[PulkaResultCache], pairs: QuerySet[PairResultCache]
+) -> RatedPulkas:
+    """The rated pulkas of `results` and the nets of `pairs`, as `replay` takes them: two
+    queries, whatever the number of pulkas."""
+    tables: dict[int, Table] = defaultdict(list)
+    order: dict[int, Order] = {}
+    clubs: dict[int, int] = {}
+    for pulka, club, date, finished_at, position, player, place in results.values_list(
+        "pulka_id", "club_id", "date", "pulka__finished_at", "position", "player_id", "place"
+    ).order_by():
+        tables[pulka].append((position, player, place))
+        order[pulka] = (date, finished_at is None, finished_at, pulka)
+        clubs[pulka] = club
+    nets: dict[tuple[int, int, int], float] = {
+        (pulka, player, opponent): float(net)
+        for pulka, player, opponent, net in pairs.values_list(
+            "pulka_id", "player_id", "opponent_id", "net"
+        ).order_by()
+    }
+    return RatedPulkas(tables, order, nets, clubs)
+
+
+def _by_player(player: int) -> Hashable:
+    return player
+
+
+def replay(
+    tables: dict[int, Table],
+    order: dict[int, Order],
+    nets: dict[tuple[int, int, int], float],
+    state: dict[Hashable, Rating],
+    *,
+    key: Callable[[int], Hashable] = _by_player,
+) -> Iterator[tuple[int, int, Rating, Rating]]:
+    """Rate the pulkas of `tables` one after another in `order`; yield (pulka, player, the
+    rating before, the rating after) for each seat, pulka by pulka, seated by position.
+
+    `state` holds each identity's current rating and is updated as the pulkas go by (an
+    identity not in it starts at DEFAULT). The identity of a roster name is `key(player)`:
+    the player himself for a club; the person he is for a federation. An identity met twice
+    at one table (two roster names of one person) rates the second seat as its own player.
+
+    Worked example: Anna beats Boris and Vera twice; the second pulka starts from the first.
+
+    >>> tables = {7: [(0, 1, 1), (1, 2, 2), (2, 3, 3)], 9: [(0, 3, 3), (1, 1, 1), (2, 2, 2)]}
+    >>> order = {9: (datetime.date(2025, 3, 2), False, None, 9),
+    ...          7: (datetime.date(2025, 3, 1), False, None, 7)}
+    >>> state = {}
+    >>> [(pulka, player, round(after.display)) for pulka, player, _, after
+    ...  in replay(tables, order, {}, state)]
+    [(7, 1, 1130), (7, 2, 1062), (7, 3, 890), (9, 3, 804), (9, 1, 1250), (9, 2, 1107)]
+    >>> round(state[1].display)
+    1250
+    """
+    for pulka in sorted(order, key=order.__getitem__):
+        seated = sorted(tables[pulka])
+        players = [player for _, player, _ in seated]
+        identities: list[Hashable] = []
+        for player in players:
+            identity = key(player)
+            identities.append(("p", player) if identity in identities else identity)
+        before = [state.get(identity, DEFAULT) for identity in identities]
+        after = rate_table(
+            before,
+            [place for _, _, place in seated],
+            [[nets.get((pulka, i, j), 0.0) for j in players] for i in players],
+        )
+        for player, identity, old, new in zip(players, identities, before, after, strict=True):
+            state[identity] = new
+            yield pulka, player, old, new
+
+
 # --- the cache: RatingSnapshot rows -------------------------------------------------------
 
 
@@ -201,47 +293,25 @@ def ratings_update(*, club: Club, since: datetime.date | None = None) -> int:
         pairs = pairs.filter(date__gte=since)
     snapshots.delete()
 
-    tables: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-    order: dict[int, tuple] = {}
-    for pulka, date, finished_at, position, player, place in results.values_list(
-        "pulka_id", "date", "pulka__finished_at", "position", "player_id", "place"
-    ):
-        tables[pulka].append((position, player, place))
-        order[pulka] = (date, finished_at is None, finished_at, pulka)
-    nets: dict[tuple[int, int, int], float] = {
-        (pulka, player, opponent): float(net)
-        for pulka, player, opponent, net in pairs.values_list(
-            "pulka_id", "player_id", "opponent_id", "net"
-        )
-    }
-
+    tables, order, nets, _ = read_tables(results, pairs)
     created: list[RatingSnapshot] = []
-    for pulka in sorted(order, key=order.__getitem__):
-        seq += 1
-        date = order[pulka][0]
-        seated = sorted(tables[pulka])
-        players = [player for _, player, _ in seated]
-        before = [state.get(player, DEFAULT) for player in players]
-        after = rate_table(
-            before,
-            [place for _, _, place in seated],
-            [[nets.get((pulka, i, j), 0.0) for j in players] for i in players],
-        )
-        for player, old, new in zip(players, before, after, strict=True):
-            state[player] = new
-            created.append(
-                RatingSnapshot(
-                    club=club,
-                    player_id=player,
-                    pulka_id=pulka,
-                    date=date,
-                    seq=seq,
-                    mu=new.mu,
-                    sigma=new.sigma,
-                    rating=new.display,
-                    delta=new.display - old.display,
-                )
+    last = None
+    for pulka, player, old, new in replay(tables, order, nets, state):
+        if pulka != last:
+            seq, last = seq + 1, pulka
+        created.append(
+            RatingSnapshot(
+                club=club,
+                player_id=player,
+                pulka_id=pulka,
+                date=order[pulka][0],
+                seq=seq,
+                mu=new.mu,
+                sigma=new.sigma,
+                rating=new.display,
+                delta=new.display - old.display,
             )
+        )
     RatingSnapshot.objects.bulk_create(created, batch_size=BATCH)
     club_results_bump(club_id=club.pk)  # the ratings show in the leagues' rankings
     return len(created)
