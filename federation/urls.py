@@ -4,7 +4,7 @@ Each part of the app adds its own block: the core (views), the rating list (rati
 open events (event_views), series (series_views) and results files (results_views).
 """
 
-from django.urls import path
+from django.urls import path  # noqa: F401  (the blocks below use it)
 
 app_name = "federation"
 
@@ -48,6 +48,33 @@ urlpatterns += [
         name="proposal-decide",
     ),
 ]
+
+# --- series (federation.series_views) ---
+from federation import series_views  # noqa: E402
+
+SERIES = "<slug:slug>/series/"
+ONE_SERIES = SERIES + "<int:series_id>/"
+urlpatterns += [
+    path(SERIES, series_views.series_list, name="series-list"),
+    path(SERIES + "new/", series_views.series_create, name="series-create"),
+    path(ONE_SERIES, series_views.series_detail, name="series"),
+    path(ONE_SERIES + "settings/", series_views.series_settings, name="series-settings"),
+    path(ONE_SERIES + "export.<str:fmt>", series_views.series_export, name="series-export"),
+    path(ONE_SERIES + "print/", series_views.series_print, name="series-print"),
+    path(ONE_SERIES + "stages/", series_views.series_stage_add, name="series-stage-add"),
+    path(
+        ONE_SERIES + "stages/<int:stage_id>/remove/",
+        series_views.series_stage_remove,
+        name="series-stage-remove",
+    ),
+    path(ONE_SERIES + "final/", series_views.series_final, name="series-final"),
+    path(
+        ONE_SERIES + "final/entries/",
+        series_views.series_final_entries,
+        name="series-final-entries",
+    ),
+]
+
 # --- open events (federation.event_views) ---
 from federation import event_views  # noqa: E402
 
@@ -92,31 +119,13 @@ urlpatterns += [
     ),
 ]
 
+# --- the rating list (federation.rating_views) ---
+from federation import rating_views  # noqa: E402
 
-# --- series (federation.series_views) ---
-from federation import series_views  # noqa: E402
-
-SERIES = "<slug:slug>/series/"
-ONE_SERIES = SERIES + "<int:series_id>/"
 urlpatterns += [
-    path(SERIES, series_views.series_list, name="series-list"),
-    path(SERIES + "new/", series_views.series_create, name="series-create"),
-    path(ONE_SERIES, series_views.series_detail, name="series"),
-    path(ONE_SERIES + "settings/", series_views.series_settings, name="series-settings"),
-    path(ONE_SERIES + "export.<str:fmt>", series_views.series_export, name="series-export"),
-    path(ONE_SERIES + "print/", series_views.series_print, name="series-print"),
-    path(ONE_SERIES + "stages/", series_views.series_stage_add, name="series-stage-add"),
-    path(
-        ONE_SERIES + "stages/<int:stage_id>/remove/",
-        series_views.series_stage_remove,
-        name="series-stage-remove",
-    ),
-    path(ONE_SERIES + "final/", series_views.series_final, name="series-final"),
-    path(
-        ONE_SERIES + "final/entries/",
-        series_views.series_final_entries,
-        name="series-final-entries",
-    ),
+    path("<slug:slug>/rating/", rating_views.rating_list, name="rating"),
+    path("<slug:slug>/rating/restart/", rating_views.rating_restart, name="rating-restart"),
+    path("<slug:slug>/rating/export.<str:fmt>", rating_views.rating_export, name="rating-export"),
 ]
 
 # --- results files (federation.results_views) ---
@@ -135,13 +144,4 @@ urlpatterns += [
     ),
     path(IMPORTED + "/", results_views.imported_detail, name="imported"),
     path(IMPORTED + ".<str:fmt>", results_views.imported_export, name="imported-export"),
-]
-
-# --- the rating list (federation.rating_views) ---
-from federation import rating_views  # noqa: E402
-
-urlpatterns += [
-    path("<slug:slug>/rating/", rating_views.rating_list, name="rating"),
-    path("<slug:slug>/rating/restart/", rating_views.rating_restart, name="rating-restart"),
-    path("<slug:slug>/rating/export.<str:fmt>", rating_views.rating_export, name="rating-export"),
 ]

@@ -14,6 +14,7 @@ for a long run).
 from __future__ import annotations
 
 import copy
+import datetime
 import json
 import os
 from dataclasses import dataclass, field
@@ -27,9 +28,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from club import invitations
-from club.models import Role
+from club.models import Player, Role
 from competition.files import services as files
 from competition.models import FileState, PreparedFile
+from federation import events as open_events
+from federation import persons, results_file
+from federation.models import (
+    Federation,
+    MemberClub,
+    MemberState,
+    Officer,
+    OfficerRole,
+    PersonLink,
+    Series,
+)
 from scoring.exchange import pulka_document
 from scoring.services import table_link_open
 from tests.competition.factories import (
@@ -160,6 +172,18 @@ class World:
     pair: dict[str, str] = field(default_factory=dict)
     substitute: dict[str, str] = field(default_factory=dict)
     penalty: dict[str, str] = field(default_factory=dict)
+    # The federation's core (federation.views): a proposal, a merge and a split to post.
+    fed_propose: dict[str, str] = field(default_factory=dict)
+    fed_merge: dict[str, str] = field(default_factory=dict)
+    fed_split: dict[str, str] = field(default_factory=dict)
+    # Open events (federation.event_views): opening, the terms, registering, a category.
+    event_open: dict[str, str] = field(default_factory=dict)
+    event_terms: dict[str, str] = field(default_factory=dict)
+    event_register: dict[str, str] = field(default_factory=dict)
+    event_category: dict[str, str] = field(default_factory=dict)
+    # A series (federation.series_views): its settings and a stage to add.
+    series_form: dict[str, str] = field(default_factory=dict)
+    series_stage: dict[str, str] = field(default_factory=dict)
 
 
 def tournament_post() -> dict[str, str]:
@@ -232,8 +256,16 @@ def make_world() -> World:
         state=FileState.FAILED,
         attempts=3,
     )
+    core = make_federation_core(club, owner, secretary.user)
+    open_event, event_ids = make_open_event(club, core["kwargs"]["slug"])
+    series = make_federation_series(cup, draft_cup)
+    results_ids = make_results_import(cup)
     return World(
         kwargs={
+            **core.pop("kwargs"),
+            **event_ids,
+            **series.pop("kwargs"),
+            **results_ids,
             "club_slug": club.slug,
             "evening_id": evening.pk,
             "pulka_id": pulka.pk,
@@ -292,7 +324,138 @@ def make_world() -> World:
             "reason": "late",
         },
         restart={"restart": "file", "file": str(backup_file.pk)},
+        **core,
+        **open_event,
+        **series,
     )
+
+
+def make_federation_core(club, owner, judge) -> dict:
+    """The federation "fuzz-fed" (its owner the club's owner, the secretary a judge, the
+    club a member, another invited), its persons, a second name to split off and a
+    proposal that waits for the club's owner."""
+    federation = Federation.objects.create(name="Fuzz Federation", slug="fuzz-fed")
+    Officer.objects.create(federation=federation, user=owner, role=OfficerRole.OWNER)
+    officer = Officer.objects.create(federation=federation, user=judge, role=OfficerRole.JUDGE)
+    MemberClub.objects.create(federation=federation, club=club, state=MemberState.MEMBER)
+    invited = MemberClub.objects.create(
+        federation=federation, club=make_club(slug="invited"), invited_by=owner
+    )
+    make_club(slug="far")
+    persons.persons_sync(federation)
+    anna, boris = (
+        PersonLink.objects.get(player__club=club, player__name=name).person
+        for name in ("Anna", "Boris")
+    )
+    second = Player.objects.create(club=club, name="Anna Second")
+    PersonLink.objects.create(federation=federation, person=anna, player=second)
+    proposal = persons.proposal_create(
+        federation=federation,
+        person=anna,
+        player=Player.objects.get(club=club, name="Vera"),
+        actor=judge,
+    )
+    return {
+        "kwargs": {
+            "slug": federation.slug,
+            "officer_id": officer.pk,
+            "member_id": invited.pk,
+            "person_id": anna.pk,
+            "proposal_id": proposal.pk,
+        },
+        "fed_propose": {"club": str(club.pk), "name": "Gleb"},
+        "fed_merge": {"other": str(boris.pk)},
+        "fed_split": {"players": str(second.pk)},
+    }
+
+
+def make_federation_series(cup, draft_cup) -> dict:
+    """A series of "fuzz-fed" with the cup as its stage and the draft cup as its final (its
+    round 1 not published: the entries can be made), and the forms to post."""
+    federation = Federation.objects.get(slug="fuzz-fed")
+    series = Series.objects.create(
+        federation=federation, name="Fuzz Cup", points=[100, 80, 65], final=draft_cup
+    )
+    stage = series.stages.create(tournament=cup, number=1)
+    second = make_tournament(cup.club, names=("Anna", "Boris", "Vera"), name="Second Cup")
+    return {
+        "kwargs": {"series_id": series.pk, "stage_id": stage.pk},
+        "series_form": {
+            "name": "Кубок",
+            "season": "2026",
+            "points_preset": "custom",
+            "points": "100, 80, 65",
+            "best_of": "2",
+            "min_stages": "1",
+            "tie_break_1": "stage_wins",
+            "tie_break_2": "best_places",
+            "final_from_series": "2",
+            "final_from_rating": "1",
+            "defending_winner": "Anna",
+            "final": str(draft_cup.pk),
+        },
+        "series_stage": {"tournament": str(second.pk)},
+    }
+
+
+def make_results_import(cup) -> dict[str, object]:
+    """The cup's results file imported into "fuzz-fed" (federation.results_views)."""
+    federation = Federation.objects.get(slug="fuzz-fed")
+    document = results_file.build(cup, federation)
+    document["tournament"]["id"] = cup.pk + 1000  # as if another tournament's
+    imported = results_file.result_import(
+        federation=federation, document=document, source="cup.json", imported_by=None
+    )
+    return {"imported_id": imported.pk}
+
+
+def make_open_event(club, slug: str) -> tuple[dict[str, dict[str, str]], dict[str, object]]:
+    """An open event of the club in the federation (a registration in its category "Open",
+    a category "Women" the organiser chooses) and a tournament the owner may open: the
+    World's posts for federation.event_views, and the URL parameters."""
+    federation = Federation.objects.get(slug=slug)
+    later = timezone.localtime() + datetime.timedelta(days=30)
+    event = open_events.event_open(
+        federation=federation,
+        tournament=make_tournament(club, names=(), name="Open Cup"),
+        deadline=later,
+        cap=10,
+        categories=open_events.categories_from_text("Open\nWomen: chosen"),
+    )
+    open_, women = event.categories.all()
+    taras = get_user_model().objects.create_user(username="taras", email="taras@example.com")
+    registration = open_events.registration_create(
+        event=event, user=taras, name="Taras", category=open_
+    )
+    openable = make_tournament(club, names=(), name="Summer Open")
+    deadline = later.strftime("%Y-%m-%dT%H:%M")
+    posts = {
+        "event_open": {
+            "tournament": str(openable.pk),
+            "deadline": deadline,
+            "cap": "20",
+            "fee": "150.50",
+            "currency": "UAH",
+            "counts_for_federation": "on",
+            "categories": "Amateur: rating -1200\nMaster: rating 1200-",
+        },
+        "event_terms": {
+            "deadline": deadline,
+            "cap": "12",
+            "fee": "100",
+            "currency": "EUR",
+            "categories": "Open\nWomen: chosen\nJuniors",
+        },
+        "event_register": {"name": "Olena Kovalenko", "category": str(open_.pk)},
+        "event_category": {"category": str(women.pk)},
+    }
+    ids = {
+        "event_id": event.pk,
+        "registration_id": registration.pk,
+        "code": registration.code,
+        "category_id": women.pk,
+    }
+    return posts, ids
 
 
 # --- one strategy per view ---------------------------------------------------------------------
@@ -450,6 +613,60 @@ SPECS: dict[str, Spec] = {
     "competition:tournament-print-protocols": Spec(get=("v",)),
     "competition:tournament-print-standings": Spec(get=("after",)),
     "competition:tournament-print-teams": Spec(get=("v",), post={}),
+    # The federation's core (federation.views).
+    "federation:list": Spec(get=("page",)),
+    "federation:create": Spec(post={"name": "Нова федерація", "slug": "", "place": "Kyiv"}),
+    "federation:detail": Spec(),
+    "federation:officers": Spec(post={"to": "bohdan", "role": "judge"}),
+    "federation:officer-update": Spec(post={"role": "owner"}, extra=("remove",)),
+    "federation:clubs": Spec(post={"club": "far"}),
+    "federation:member-update": Spec(post={"action": "withdraw"}, extra=("back",)),
+    "federation:persons": Spec(get=("q", "page")),
+    "federation:person": Spec(),
+    "federation:person-propose": Spec(post="fed_propose"),
+    "federation:person-merge": Spec(post="fed_merge"),
+    "federation:person-split": Spec(post="fed_split"),
+    "federation:proposal-decide": Spec(post={"decision": "confirm"}, extra=("back",)),
+    # Open events (federation.event_views).
+    "federation:events": Spec(post="event_open"),
+    "federation:event": Spec(post="event_register"),
+    "federation:event-me": Spec(),
+    "federation:event-cancel": Spec(post={}),
+    "federation:event-settings": Spec(post="event_terms"),
+    "federation:event-registration-state": Spec(post={"open": "0"}),
+    "federation:event-registrations": Spec(),
+    "federation:event-registrations-export": Spec(),
+    "federation:event-registration-paid": Spec(post={"paid": "1"}),
+    "federation:event-registration-category": Spec(post="event_category"),
+    "federation:event-check-in": Spec(get=("q", "code")),
+    "federation:event-check-in-code": Spec(post={}),
+    "federation:event-close-door": Spec(post={}),
+    "federation:event-standings": Spec(),
+    "federation:event-category-pdf": Spec(),
+    # Series (federation.series_views).
+    "federation:series-list": Spec(),
+    "federation:series-create": Spec(post="series_form", extra=("tie_break_3", "imported")),
+    "federation:series": Spec(),
+    "federation:series-settings": Spec(post="series_form", extra=("tie_break_3",)),
+    "federation:series-export": Spec(fmt=("csv", "xlsx", "pdf")),
+    "federation:series-print": Spec(get=("v",)),
+    "federation:series-stage-add": Spec(post="series_stage", extra=("imported",)),
+    "federation:series-stage-remove": Spec(post={}),
+    "federation:series-final": Spec(),
+    "federation:series-final-entries": Spec(post={}),
+    # Results files (federation.results_views).
+    "federation:results": Spec(),
+    "federation:results-detail": Spec(),
+    "federation:results-export": Spec(fmt=("json", "csv")),
+    "federation:results-import": Spec(post={"url": ""}, file=True),
+    "federation:imported": Spec(get=("q",), post={"key": "p1", "person": ""}),
+    "federation:imported-export": Spec(fmt=("json", "csv")),
+    # The rating list (federation.rating_views).
+    "federation:rating": Spec(
+        get=("club", "city", "page", "per_page"), post={"rating_min_pulkas": "5"}
+    ),
+    "federation:rating-restart": Spec(post={}),
+    "federation:rating-export": Spec(get=("club", "city"), fmt=("csv", "xlsx")),
 }
 
 

@@ -9,6 +9,7 @@ a new view without one fails test_every_view_says_which_methods_it_serves with i
 
 from __future__ import annotations
 
+import datetime
 import functools
 import inspect
 from collections.abc import Callable
@@ -21,6 +22,19 @@ from club import invitations
 from club.models import Role
 from competition.files import services as files
 from competition.models import FileState, PreparedFile
+from federation import events as open_events
+from federation import persons, results_file
+from federation.models import (
+    Federation,
+    ImportedResult,
+    LinkProposal,
+    MemberClub,
+    MemberState,
+    Officer,
+    OfficerRole,
+    PersonLink,
+    Series,
+)
 from tests.competition.factories import make_league, make_tournament, published
 from tests.conftest import (
     HTMX,
@@ -182,8 +196,45 @@ def values(db) -> dict[str, object]:
         content_type="application/json",
         content=b"{}",
     )
+    # A federation (its owner the club's owner, the club a member) with a series of the cup.
+    federation = Federation.objects.create(name="Federation", slug="fed")
+    Officer.objects.create(federation=federation, user=owner, role=OfficerRole.OWNER)
+    MemberClub.objects.create(federation=federation, club=club, state=MemberState.MEMBER)
+    series = Series.objects.create(federation=federation, name="Cup", points=[100, 80, 65])
+    stage = series.stages.create(tournament=cup, number=1)
+    # An open event of the club there: a category and a registration to check in.
+    event = open_events.event_open(
+        federation=federation,
+        tournament=make_tournament(club, names=(), name="Open Cup"),
+        deadline=timezone.now() + datetime.timedelta(days=7),
+        categories=open_events.categories_from_text("Open"),
+    )
+    registration = open_events.registration_create(
+        event=event, user=secretary.user, name="Serhii", category=event.categories.get()
+    )
+    # The core's rows there (federation.views): the club's persons and a proposal.
+    persons.persons_sync(federation)
+    person = PersonLink.objects.filter(federation=federation).order_by("pk").first().person
+    proposal = LinkProposal.objects.create(
+        federation=federation, person=person, player=make_player(club, "Proposed")
+    )
+    # A results file imported there (federation.results_views).
+    imported = ImportedResult.objects.create(
+        federation=federation,
+        name="Elsewhere Cup",
+        start=datetime.date(2026, 3, 1),
+        document=results_file.build(cup, federation),
+    )
     return {
+        "imported_id": imported.pk,
         "owner": owner,
+        "slug": federation.slug,
+        "officer_id": federation.officers.get().pk,
+        "member_id": federation.member_clubs.get().pk,
+        "person_id": person.pk,
+        "proposal_id": proposal.pk,
+        "series_id": series.pk,
+        "stage_id": stage.pk,
         "club_slug": club.slug,
         "evening_id": evening.pk,
         "pulka_id": pulka.pk,
@@ -199,6 +250,10 @@ def values(db) -> dict[str, object]:
         "entry_id": cup.entries.order_by("pk").first().pk,
         "file_id": ready.pk,
         "table": 1,
+        "event_id": event.pk,
+        "registration_id": registration.pk,
+        "code": registration.code,
+        "category_id": event.categories.get().pk,
     }
 
 
