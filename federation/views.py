@@ -25,7 +25,7 @@ from club.access import LoginRequired
 from club.errors import ServiceError
 from club.params import PAGE_MAX, int_param
 from club.rendering import after_action, render_page, wants_fragment
-from federation import persons, selectors, services
+from federation import persons, rating, selectors, services
 from federation.access import FederationAccess, get_federation_for_user
 from federation.forms import (
     ClubInviteForm,
@@ -381,6 +381,7 @@ def _person_page(
         links=links,
         events=selectors.person_events(person, request.user),
         history=selectors.person_history(person),
+        **rating.person_rating_context(person),
         proposals=selectors.person_proposals(person),
         awaiting={
             a.proposal.pk: a.clubs

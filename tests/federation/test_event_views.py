@@ -14,6 +14,7 @@ from django.utils import timezone
 from competition.models import Entry
 from federation import events
 from federation.models import OpenEvent, Registration, RegistrationState
+from tests.club.factories import assert_not_found
 from tests.competition.factories import make_tournament, play_round
 from tests.conftest import HTMX, make_user
 from tests.federation.conftest import FEDERATION_PERSONAS
@@ -440,7 +441,7 @@ def test_an_unknown_code_is_404_even_for_the_organiser(as_, world):
 
     response = as_("judge").get(url("event-check-in-code", event, "no-such-code"))
 
-    assert response.status_code == 404
+    assert_not_found(response, "check-in-name")
 
 
 def test_checking_in_by_htmx_answers_with_the_card(as_, world):

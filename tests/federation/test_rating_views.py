@@ -9,6 +9,7 @@ import io
 
 import openpyxl
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -329,9 +330,49 @@ def test_the_page_costs_the_same_queries_for_3_and_30_persons(
     for size in (3, 30):
         RatingList.objects.all().delete()
         make_list(federation, size)
+        cache.clear()  # rows written directly: no rebuild moved the page's cached HTML on
         with CaptureQueriesContext(connection) as captured:
             text = html(client.get(URL, query))
         assert text.count("data-person=") == size
         counts.append(len(captured))
 
     assert counts[0] == counts[1]
+
+
+def test_the_pages_html_is_kept_until_the_list_is_rebuilt(built, client):
+    """The table's HTML is cached (rating_views.ListPage): a name changed without a rebuild
+    still shows the old one; a rebuild shows the new one at once."""
+    assert ">Anna</a>" in html(client.get(URL))
+    Person.objects.filter(federation=built, name="Anna").update(name="Anna Maria")
+
+    assert ">Anna</a>" in html(client.get(URL))
+    rating.rebuild(built)
+    page = html(client.get(URL))
+    assert ">Anna Maria</a>" in page
+    assert ">Anna</a>" not in page
+
+
+# --- the person's page ---------------------------------------------------------------------------
+
+
+def test_the_persons_page_shows_his_federation_rating_after_each_pulka(built, client):
+    anna = Person.objects.get(federation=built, name="Anna")
+    history = rating.person_history(anna)
+
+    page = assert_full_page(client.get(anna.get_absolute_url()), "person-rating-table")
+
+    assert len(history) == 3  # two pulkas in Kyiv, one in Lviv
+    table = page.split('id="person-rating-table"', 1)[1].split("</table>", 1)[0]
+    assert table.count("<tr") == 1 + 3
+    assert "Lviv Club" in table
+    assert "Kyiv Club" in table
+    assert str(round(history[-1][1])) in table.replace("\u202f", "").replace("\xa0", "")
+
+
+def test_a_person_never_rated_is_told_so_on_his_page(federation, clubs, client):
+    nobody = Person.objects.create(federation=federation, name="Nobody")
+
+    page = assert_full_page(client.get(nobody.get_absolute_url()), "person-rating")
+
+    assert "No federation rating yet" in page
+    assert 'id="person-rating-table"' not in page

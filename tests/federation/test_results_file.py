@@ -21,6 +21,7 @@ from scoring.formatting import export_value
 from tests.competition.factories import make_tournament
 from tests.conftest import make_club, make_member
 from tests.federation.conftest import join, make_federation, played_cup
+from tests.federation.results_factories import valid_document
 
 
 @pytest.fixture(scope="module")
@@ -176,51 +177,8 @@ def test_the_csv_has_a_row_per_person_in_place_order_with_each_rounds_score(docu
 # --- every way a file is refused -----------------------------------------------------------------
 
 
-def _valid() -> dict:
-    seats = [
-        {"person": "p1", "whists": "20/3", "score": "20/3", "place": 1},
-        {"person": "p2", "whists": "-10/3", "score": "-10/3", "place": 2},
-        {"person": "p3", "whists": "-10/3", "score": "-10/3", "place": 2},
-    ]
-    line = {"place": 1, "person": "p1", "total": "20/3", "tie_breaks": {}, "finalist": None}
-    return {
-        "format": "pulka-tournament/1",
-        "site": "https://pulka.example",
-        "exported_at": "2026-03-01T20:00:00+00:00",
-        "tournament": {
-            "id": 7,
-            "url": None,
-            "name": "Lviv Open",
-            "date": "2026-03-01",
-            "host": {"name": "Lviv Club", "city": "Lviv"},
-            "rules": {"preset": "sochi", "pool_target": 10},
-            "rounds": 2,
-            "scoring": {"method": "whists", "caps": [], "caps_mirror": True, "bye_score": 0},
-            "tie_breaks": ["adjusted_whists"],
-            "lot": True,
-            "finished": True,
-        },
-        "persons": {
-            "p1": {"name": "Olena", "club": "Lviv Club", "team": "", "status": "active"},
-            "p2": {"name": "Taras", "club": "Lviv Club"},
-            "p3": {"name": "Iryna", "club": "Lviv Club", "federation": None},
-        },
-        "categories": [
-            {"name": "Women", "eligibility": "chosen", "persons": ["p1", "p3"]},
-        ],
-        "rounds": [
-            {
-                "number": 1,
-                "tables": [{"number": 1, "first_dealer": "p2", "seats": seats, "pulka": None}],
-                "byes": [],
-            }
-        ],
-        "standings": {"overall": [line], "categories": {"Women": [line]}},
-    }
-
-
 def test_the_crafted_valid_file_is_read_into_its_one_form():
-    document = normalise(_valid())
+    document = normalise(valid_document())
 
     assert document["persons"]["p2"] == {
         "name": "Taras",
@@ -307,7 +265,7 @@ BAD_FILES = [
     ("spoil", "message"), [b[1:] for b in BAD_FILES], ids=[b[0] for b in BAD_FILES]
 )
 def test_a_spoiled_file_is_refused_with_a_message_naming_the_field(spoil, message):
-    document = _valid()
+    document = valid_document()
     spoil(document)
 
     with pytest.raises(ResultsFileError) as refused:
@@ -358,7 +316,7 @@ def test_persons_are_matched_by_name_when_exactly_one_has_it_else_made_new(fed):
     olena = Person.objects.create(federation=fed, name="Olena")
     Person.objects.create(federation=fed, name="Taras")
     Person.objects.create(federation=fed, name="TARAS")  # two Tarases: no match by name
-    document = _valid()
+    document = valid_document()
     document["persons"]["p1"]["name"] = "  OLENA "
     document["persons"]["p1"]["federation"] = {"slug": "kpf", "person": olena.pk + 1000}
 
@@ -376,11 +334,15 @@ def test_persons_are_matched_by_name_when_exactly_one_has_it_else_made_new(fed):
 
 
 def test_the_same_tournament_of_the_same_site_is_refused_the_second_time(fed):
-    results_file.result_import(federation=fed, document=_valid(), source="", imported_by=None)
+    results_file.result_import(
+        federation=fed, document=valid_document(), source="", imported_by=None
+    )
     persons = Person.objects.count()
 
     with pytest.raises(ResultsFileError, match="already imported: Lviv Open"):
-        results_file.result_import(federation=fed, document=_valid(), source="", imported_by=None)
+        results_file.result_import(
+            federation=fed, document=valid_document(), source="", imported_by=None
+        )
 
     assert ImportedResult.objects.filter(federation=fed).count() == 1
     assert Person.objects.count() == persons
@@ -388,10 +350,12 @@ def test_the_same_tournament_of_the_same_site_is_refused_the_second_time(fed):
 
 def test_another_federation_imports_the_same_file_by_names(fed):
     other = make_federation(name="Lviv Federation", slug="lviv-f")
-    results_file.result_import(federation=fed, document=_valid(), source="", imported_by=None)
+    results_file.result_import(
+        federation=fed, document=valid_document(), source="", imported_by=None
+    )
 
     imported = results_file.result_import(
-        federation=other, document=_valid(), source="", imported_by=None
+        federation=other, document=valid_document(), source="", imported_by=None
     )
 
     assert {p.federation_id for p in Person.objects.filter(pk__in=imported.persons.values())} == {
@@ -401,7 +365,7 @@ def test_another_federation_imports_the_same_file_by_names(fed):
 
 def test_a_match_is_changed_to_another_person_or_a_new_one_but_never_twice(fed):
     imported = results_file.result_import(
-        federation=fed, document=_valid(), source="", imported_by=None
+        federation=fed, document=valid_document(), source="", imported_by=None
     )
     olena = Person.objects.create(federation=fed, name="Olena Bondar")
 
@@ -420,7 +384,7 @@ def test_a_match_is_changed_to_another_person_or_a_new_one_but_never_twice(fed):
 
 def test_a_person_of_another_federation_cannot_be_matched(fed):
     imported = results_file.result_import(
-        federation=fed, document=_valid(), source="", imported_by=None
+        federation=fed, document=valid_document(), source="", imported_by=None
     )
     stranger = Person.objects.create(federation=make_federation(slug="x"), name="Olena")
 
@@ -429,7 +393,7 @@ def test_a_person_of_another_federation_cannot_be_matched(fed):
 
 
 def test_the_csv_download_is_one_row_a_person_with_safe_cells(fed, client):
-    document = _valid()
+    document = valid_document()
     document["persons"]["p2"]["name"] = "=Taras"
     imported = results_file.result_import(
         federation=fed, document=document, source="", imported_by=None

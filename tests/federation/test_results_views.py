@@ -12,12 +12,14 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from club.models import Role
+from competition.models import Tournament
 from federation import results_file
 from federation.models import ImportedResult, Officer, OfficerRole, Person
+from tests.club.factories import assert_not_found
 from tests.competition.factories import make_tournament
 from tests.conftest import HTMX, make_club, make_member, make_user
 from tests.federation.conftest import FEDERATION_PERSONAS, join, make_federation, played_cup
-from tests.federation.test_results_file import _valid
+from tests.federation.results_factories import valid_document
 
 OFFICERS = ("judge", "fed_owner")
 NOT_OFFICERS = ("outsider", "member", "club_owner")
@@ -49,7 +51,7 @@ def world_rows(module_rows, django_db_blocker):
         quiet = make_tournament(private, name="Quiet Cup", names=("Ivan", "Oksana", "Petro"))
         outside = make_tournament(elsewhere, name="Outside Cup", names=())
         imported = results_file.result_import(
-            federation=federation, document=_valid(), source="lviv.json", imported_by=None
+            federation=federation, document=valid_document(), source="lviv.json", imported_by=None
         )
         return {
             "users": users,
@@ -166,10 +168,11 @@ def test_a_private_clubs_results_are_for_the_officers_only_here(as_, world, pers
 def test_a_tournament_of_a_club_outside_the_federation_is_not_found(as_, world, persona):
     client = as_(persona)
 
-    assert client.get(url("results-detail", world["outside"])).status_code == 404
-    assert client.get(url("results-export", world["outside"], "csv")).status_code == 404
-    assert client.get(url("results-export", world["cup"], "xlsx")).status_code == 404
-    assert client.get(reverse("federation:results", args=["nope"])).status_code == 404
+    hidden = Tournament.objects.get(pk=world["outside"]).name
+    assert_not_found(client.get(url("results-detail", world["outside"])), hidden)
+    assert_not_found(client.get(url("results-export", world["outside"], "csv")), hidden)
+    assert_not_found(client.get(url("results-export", world["cup"], "xlsx")))
+    assert_not_found(client.get(reverse("federation:results", args=["nope"])))
 
 
 @pytest.mark.parametrize("persona", FEDERATION_PERSONAS)
@@ -201,7 +204,7 @@ def upload(document: dict | bytes, name: str = "lviv.json") -> SimpleUploadedFil
 
 
 def other_file() -> dict:
-    document = _valid()
+    document = valid_document()
     document["tournament"]["id"] = 8
     document["tournament"]["name"] = "Lviv Autumn"
     return document
@@ -277,7 +280,7 @@ def test_a_refused_import_says_why_and_saves_nothing(as_, world, fields, message
                 value = other_file()
                 value["rounds"][0]["tables"][0]["seats"][1]["person"] = "p9"
             elif value == "again":
-                value = _valid()
+                value = valid_document()
             data["file"] = upload(value)
         else:
             data[name] = value
