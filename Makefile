@@ -66,12 +66,19 @@ test-sqlite: messages tools
 	@echo "== tests on SQLite"
 	$(PY) -m pytest -m "not browser" -n 2 -q -p no:playwright
 
+# Tests that never open a database (the engine, competition's pure library, the series'
+# arithmetic, the checks that read the source and the catalogs) answer the same on any:
+# they run once, in the SQLite phase, and the PostgreSQL phase leaves them out.
+NO_DATABASE := --ignore=tests/engine --ignore=tests/competition/lib \
+  --ignore=tests/federation/test_series_core.py --ignore=tests/test_layers.py \
+  --ignore=tests/test_test_imports.py --ignore=tests/test_catalogs.py
+
 test-postgres: messages tools
 	@url=$$(.ci/postgres-url) || { \
 	  if [ "$${CI:-}" = "true" ]; then echo "PostgreSQL is required in CI and is not available" >&2; exit 1; fi; \
 	  echo "SKIPPED: tests on PostgreSQL (no server at 127.0.0.1:5432 and TEST_DATABASE_URL is not set)"; exit 0; }; \
 	echo "== tests on PostgreSQL"; \
-	DATABASE_URL="$$url" $(PY) -m pytest -m "not browser" --ignore=tests/engine -n 2 -q -p no:playwright
+	DATABASE_URL="$$url" $(PY) -m pytest -m "not browser" $(NO_DATABASE) -n 2 -q -p no:playwright
 
 test-browser: messages tools
 	@if ! .ci/need-command chromium chromium; then \
@@ -81,7 +88,7 @@ test-browser: messages tools
 	  if [ "$${CI:-}" = "true" ]; then echo "PostgreSQL is required in CI and is not available" >&2; exit 1; fi; \
 	  echo "(no PostgreSQL: the browser tests use a SQLite file with WAL)"; url=; }; \
 	echo "== browser tests in Chromium$${url:+ on PostgreSQL}"; \
-	DATABASE_URL="$$url" DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser -q
+	DATABASE_URL="$$url" DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser -q -n 2 --dist loadfile
 
 bench: install
 	$(PY) bench/engine.py
