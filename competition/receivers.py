@@ -12,9 +12,13 @@ from scoring.signals import results_changed
 
 
 @receiver(results_changed, dispatch_uid="competition.rerate_club")
-def rerate_club(sender: object, *, club: Club, since: datetime.date, **kwargs: object) -> None:
-    """A club's results changed from `since` on: its ratings are owed a replay from there.
+def rerate_club(
+    sender: object, *, club: Club, since: datetime.date, counted: bool = True, **kwargs: object
+) -> None:
+    """A club's results changed from `since` on: its ratings are owed a replay from there
+    (none for results that do not count, which its ratings never read).
 
     The replay is a task (competition.rating.background): the request only records it.
     """
-    background.refresh_request(club=club, since=since)
+    if counted:
+        background.refresh_request(club=club, since=since)

@@ -288,10 +288,13 @@ def result_cache_rebuild(
     elif not had_results:
         return
     club_results_bump(club_id=evening.club_id)
-    # The ratings read only the results that count: an evening that does not count (a
-    # tournament's, unless its organiser says so) changes none of them.
-    if announce and evening.counted:
-        results_changed.send(sender=Pulka, club=evening.club, since=evening.date)
+    # The club's ratings read only the results that count: an evening that does not count (a
+    # tournament's, unless its organiser says so) is announced as such (a federation counts
+    # the tables of its open events whatever their club does).
+    if announce:
+        results_changed.send(
+            sender=Pulka, club=evening.club, since=evening.date, counted=evening.counted
+        )
 
 
 def _decimal(value: Fraction) -> Decimal:
@@ -1273,7 +1276,9 @@ def evening_count(*, evening: Evening, counted: bool, announce: bool = True) -> 
     if changed:
         club_results_bump(club_id=evening.club_id)
         if announce:
-            results_changed.send(sender=Evening, club=evening.club, since=evening.date)
+            results_changed.send(
+                sender=Evening, club=evening.club, since=evening.date, counted=True
+            )
     return evening
 
 
@@ -1297,7 +1302,9 @@ def evening_update(
         PulkaResultCache.objects.filter(pulka__evening=evening).update(date=date)
         PairResultCache.objects.filter(pulka__evening=evening).update(date=date)
         club_results_bump(club_id=evening.club_id)
-        results_changed.send(sender=Evening, club=evening.club, since=min(old_date, date))
+        results_changed.send(
+            sender=Evening, club=evening.club, since=min(old_date, date), counted=evening.counted
+        )
     if self_entry is not None and self_entry != evening.self_entry:
         evening_self_entry(evening=evening, on=self_entry)
     return evening

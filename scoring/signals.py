@@ -4,7 +4,11 @@
 result caches of a club's finished pulkas change from a date on: a pulka finished, was
 reopened or abandoned, had a deal corrected, was imported, or its evening moved to
 another date. Competition listens (competition.receivers) and re-rates the club from
-that date. Keyword arguments: ``club`` (a club.models.Club) and ``since`` (a date).
+that date; the federation (federation.receivers) rebuilds its rating list. Keyword
+arguments: ``club`` (a club.models.Club), ``since`` (a date) and ``counted`` (whether the
+changed results count in the club's leagues and ratings: False for a table of an evening
+that does not count, such as a tournament's, which only a federation's open event reads;
+a switch of an evening's counting is True, since the club's ratings change either way).
 """
 
 from django.dispatch import Signal

@@ -72,6 +72,18 @@ def test_requests_merge_into_the_earliest_date(
     assert DBTaskResult.objects.count() == 3  # one task per request; the later ones find nothing
 
 
+def test_a_table_that_does_not_count_asks_the_club_for_no_re_rate(
+    club_a, settings, django_capture_on_commit_callbacks
+):
+    settings.TASKS = DATABASE
+    with django_capture_on_commit_callbacks(execute=True):
+        pulka = ended_early(make_evening(club_a, counted=False))
+
+    assert not RatingRefresh.objects.filter(club=club_a).exists()
+    assert not RatingSnapshot.objects.filter(pulka=pulka).exists()
+    assert DBTaskResult.objects.count() == 0
+
+
 # --- with the database backend: the request only records, the worker re-rates ------------
 
 

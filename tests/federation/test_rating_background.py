@@ -17,8 +17,10 @@ from competition.tasks import MAX_ATTEMPTS
 from federation import background, rating
 from federation.models import FederationRefresh, MemberState, Person, PersonLink, RatingList
 from federation.signals import counting_changed
+from scoring.models import PulkaResultCache
 from tests.competition.factories import DATABASE, work
 from tests.conftest import make_club, make_evening
+from tests.federation.conftest import played_cup
 from tests.scoring.factories import ended_early, six
 
 pytestmark = pytest.mark.django_db
@@ -205,3 +207,19 @@ def test_the_least_pulkas_is_bounded_and_rebuilds_the_list(federation, listed_cl
     background.rating_min_pulkas_set(federation=federation, value=2)
 
     assert RatingList.objects.filter(federation=federation).count() == 0
+
+
+def test_an_open_events_tables_rebuild_the_list_as_they_finish(federation, clubs):
+    """A tournament's tables do not count for its club, yet an open event that counts for
+    the federation is in its list as soon as they finish, with no other change to wake it."""
+    tournament = played_cup(federation, clubs[0])
+    anna = Person.objects.get(federation=federation, name="Anna")
+    played = PulkaResultCache.objects.filter(
+        pulka__tournament_table__round__tournament=tournament, player__person_links__person=anna
+    )
+
+    assert played.count() == 2
+    assert not played.filter(counted=True).exists()
+    assert set(anna.ratings.values_list("pulka_id", flat=True)) == set(
+        played.values_list("pulka_id", flat=True)
+    )

@@ -401,12 +401,20 @@ def test_finishing_a_table_announces_its_club_and_date(announced, evening_a):
     assert announced == [(Pulka, evening_a.club, evening_a.date)]
 
 
-def test_a_table_of_an_evening_that_does_not_count_announces_nothing(announced, club_a):
-    evening = make_evening(club_a, counted=False)
+def test_a_table_of_an_evening_that_does_not_count_is_announced_as_not_counted(club_a):
+    sent = []
 
-    pulka = ended_early(evening)
+    def listen(sender, *, club, since, counted, **kwargs):
+        sent.append((sender, club, since, counted))
 
-    assert announced == []
+    signals.results_changed.connect(listen)
+    try:
+        evening = make_evening(club_a, counted=False)
+        pulka = ended_early(evening)
+    finally:
+        signals.results_changed.disconnect(listen)
+
+    assert sent == [(Pulka, club_a, evening.date, False)]
     assert PulkaResultCache.objects.filter(pulka=pulka, counted=False).count() == 3
 
 
