@@ -30,6 +30,7 @@ makemessages: install
 run: messages
 	DEBUG=true $(PY) manage.py migrate --noinput
 	DEBUG=true $(PY) manage.py demo
+	DEBUG=true $(PY) manage.py federation_demo
 	@echo "Pulka is serving on http://$(HOST):$(PORT)/"
 	DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)
 

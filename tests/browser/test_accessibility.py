@@ -13,8 +13,10 @@ draft page, which only the owner sees).
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 
 import axe_playwright_python
@@ -32,6 +34,18 @@ from competition.demo import DEMO_PASSWORD, load_demo
 from competition.files import services as files
 from competition.models import FileState, League, PreparedFile, Round
 from competition.tournament import services
+from federation import events as open_events
+from federation import persons, results_file
+from federation.models import (
+    Federation,
+    LinkProposal,
+    MemberClub,
+    MemberState,
+    Officer,
+    OfficerRole,
+    PersonLink,
+    Series,
+)
 from scoring import services as scoring_services
 from scoring.models import Deal, DealCheck, Pulka, PulkaStatus
 from tests.competition.factories import draft, make_tournament, play, published
@@ -122,6 +136,33 @@ NOT_PAGES = {
     "account_confirm_login_code": "needs a code mailed in a login-by-code flow",
     "account_confirm_email": "needs the key mailed to confirm an address",
     "account_reset_password_from_key": "needs the token mailed for a password reset",
+    # Open events (federation.event_views).
+    "federation:event-cancel": "POST only: the cancel button on his registration's page",
+    "federation:event-registration-state": "POST only: the close/reopen button of the event",
+    "federation:event-registration-paid": "POST only: a row's button on the registrations page",
+    "federation:event-registration-category": "POST only: a row's form on the registrations page",
+    "federation:event-registrations-export": "download: the registrations as CSV",
+    "federation:event-close-door": "POST only: the button on the registrations page",
+    "federation:event-category-pdf": "download: a category's standings as PDF",
+    # The core (federation.views).
+    "federation:officer-update": "POST only: an officer's role form on the officers page",
+    "federation:member-update": "POST only: the clubs page's accept/leave/end buttons",
+    "federation:person-propose": "POST only: the proposal form on a person's page",
+    "federation:person-merge": "POST only: the merge form on a person's page",
+    "federation:person-split": "POST only: the split form on a person's page",
+    "federation:proposal-decide": "POST only: the confirm/refuse buttons of a proposal",
+    # Series (federation.series_views).
+    "federation:series-export": "download: the series standings as CSV/XLSX",
+    "federation:series-print": "download: the series standings as PDF",
+    "federation:series-stage-add": "POST only: the add-stage form on the series page",
+    "federation:series-stage-remove": "POST only: a stage's button on the series page",
+    "federation:series-final-entries": "POST only: the button on the final's field page",
+    # The rating list (federation.rating_views).
+    "federation:rating-restart": "POST only: the restart button of a failed rebuild",
+    "federation:rating-export": "download: the rating list as CSV/XLSX",
+    # Results files (federation.results_views).
+    "federation:results-export": "download: a tournament's results file (JSON) or CSV",
+    "federation:imported-export": "download: an imported results file (JSON) or CSV",
 }
 
 
@@ -251,7 +292,91 @@ def build_world() -> World:
         "entry_id": str(cup.entries.first().pk),
         "file_id": str(prepared.pk),
     }
+    ids.update(open_event_ids(club, owner, ids.get("slug"), users["player"]))
+    ids.update(series_ids(ids["slug"], owner, stage=cup, final=drafted.tournament))
+    ids.update(federation_core_ids(ids["slug"], club, owner))
+    ids.update(results_ids(ids["slug"], cup))
     return World(ids=ids, running=running, league=league, draft=drafted)
+
+
+def results_ids(slug: str, cup) -> dict[str, str]:
+    """The cup's results file imported into the audit's federation (as another site's)."""
+    federation = Federation.objects.get(slug=slug)
+    document = results_file.build(cup, federation)
+    document["tournament"]["id"] = cup.pk + 1000
+    imported = results_file.result_import(
+        federation=federation, document=document, source="cup.json", imported_by=None
+    )
+    return {"imported_id": str(imported.pk)}
+
+
+def federation_core_ids(slug: str, club: Club, owner) -> dict[str, str]:
+    """The audit federation's core (federation.views): the demo club's persons, two names of
+    one person (the split form shows) and a proposal waiting for the demo owner."""
+    federation = Federation.objects.get(slug=slug)
+    officer, _ = Officer.objects.get_or_create(
+        federation=federation, user=owner, defaults={"role": OfficerRole.OWNER}
+    )
+    persons.persons_sync(federation)
+    links = list(PersonLink.objects.filter(federation=federation).order_by("pk")[:3])
+    person = links[0].person
+    PersonLink.objects.filter(pk=links[1].pk).update(person=person)
+    proposal = LinkProposal.objects.create(
+        federation=federation,
+        person=person,
+        player=links[2].player,
+        clubs_awaiting=[club.pk],
+    )
+    return {
+        "officer_id": str(officer.pk),
+        "member_id": str(MemberClub.objects.get(federation=federation, club=club).pk),
+        "person_id": str(person.pk),
+        "proposal_id": str(proposal.pk),
+    }
+
+
+def series_ids(slug: str, owner, *, stage, final) -> dict[str, str]:
+    """A series of the audit's federation (the demo owner its officer): the cup as its stage
+    (provisional), the draft cup as its final, the top 3 qualifying."""
+    federation = Federation.objects.get(slug=slug)
+    Officer.objects.get_or_create(
+        federation=federation, user=owner, defaults={"role": OfficerRole.OWNER}
+    )
+    series = Series.objects.create(
+        federation=federation,
+        name="Audit Series",
+        points=[100, 80, 65, 55],
+        tie_breaks=["stage_wins", "best_places"],
+        final_from_series=3,
+        final=final,
+    )
+    series.stages.create(tournament=stage, number=1)
+    return {"series_id": str(series.pk)}
+
+
+def open_event_ids(club: Club, owner, slug: str | None, player) -> dict[str, str]:
+    """An open event of the demo club (in the audit's federation, or one of its own) with a
+    category, the player registered: its pages' URL parameters."""
+    federation = Federation.objects.filter(slug=slug).first() or Federation.objects.create(
+        name="Audit Federation", slug="audit-fed"
+    )
+    MemberClub.objects.get_or_create(federation=federation, club=club, state=MemberState.MEMBER)
+    event = open_events.event_open(
+        federation=federation,
+        tournament=make_tournament(club, names=(), name="Audit Open"),
+        deadline=timezone.now() + datetime.timedelta(days=7),
+        cap=10,
+        fee=Decimal("150"),
+        categories=open_events.categories_from_text("Open\nMaster: rating 1200-"),
+    )
+    registration = open_events.registration_create(
+        event=event, user=player, name="Audit Player", category=event.categories.first()
+    )
+    return {
+        "slug": federation.slug,
+        "event_id": str(event.pk),
+        "code": registration.code,
+    }
 
 
 def allauth_params() -> dict[str, list[str]]:
