@@ -302,9 +302,30 @@ def person_events(person: Person, user: AbstractBaseUser | AnonymousUser) -> lis
 def person_history(person: Person) -> list[LinkEvent]:
     return list(
         LinkEvent.objects.filter(person=person)
-        .select_related("other", "actor")
+        .select_related("other", "actor", "player__club")
         .order_by("-at", "-pk")[:HISTORY_SHOWN]
     )
+
+
+def private_names_hidden(
+    links: list[PersonLink], history: list[LinkEvent], user, *, officer: bool
+) -> tuple[list[PersonLink], list[LinkEvent], int]:
+    """What a person's page shows of his roster names: a private club's names only to its
+    members and the federation's officers (as its pages are), with how many are left out.
+    A history line whose roster name is gone is shown by its club's name, kept with it, to
+    officers only."""
+    if officer or (user.is_authenticated and user.is_superuser):
+        return links, history, 0
+    mine: set[int] = set()
+    if user.is_authenticated:
+        mine = set(Membership.objects.filter(user=user.pk).values_list("club_id", flat=True))
+
+    def readable(club) -> bool:
+        return club is not None and (club.is_public or club.pk in mine)
+
+    shown = [link for link in links if readable(link.player.club)]
+    lines = [line for line in history if line.player is not None and readable(line.player.club)]
+    return shown, lines, len(links) - len(shown)
 
 
 def person_proposals(person: Person) -> list[LinkProposal]:

@@ -375,12 +375,16 @@ def _person_page(
     federation = access.federation
     links = selectors.person_links(person)
     clubs = selectors.member_clubs_for_choice(federation)
+    shown, history, hidden = selectors.private_names_hidden(
+        links, selectors.person_history(person), request.user, officer=access.can_judge
+    )
     context = _context(
         access,
         person=person,
-        links=links,
+        links=shown,
+        hidden_names=hidden,
         events=selectors.person_events(person, request.user),
-        history=selectors.person_history(person),
+        history=history,
         **rating.person_rating_context(person),
         proposals=selectors.person_proposals(person),
         awaiting={

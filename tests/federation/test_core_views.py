@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from club.models import Player, Role
@@ -65,6 +66,10 @@ def world(federation, clubs, fed_owner, judge, club_owner, member, outsider):
 
 def url(name: str, *args) -> str:
     return reverse(f"federation:{name}", args=args)
+
+
+def world_user(username: str):
+    return get_user_model().objects.get(username=username)
 
 
 def anna() -> Person:
@@ -180,6 +185,33 @@ def test_only_officers_see_the_person_tools(login, world, persona):
     text = html(login(persona).get(url("person", "kpf", anna().pk)))
 
     assert ('id="person-tools"' in text) is (persona in OFFICERS)
+
+
+@pytest.mark.parametrize("persona", FEDERATION_PERSONAS)
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+def test_a_private_clubs_roster_name_shows_only_to_its_members_and_the_officers(
+    login, world, clubs, persona, htmx
+):
+    """Anna also plays in the private Pechersk club as "Nusia": a name of a private club is
+    for its members (as its pages are) and the federation's officers; others read that a
+    name is left out."""
+    secret = Player.objects.create(club=clubs[1], name="Nusia")
+    PersonLink.objects.create(federation=world, person=anna(), player=secret)
+    if persona == "member":
+        make_member(clubs[1], Role.PLAYER, user=world_user("maksym"))
+    client = login(persona)
+
+    response = client.get(url("person", "kpf", anna().pk), headers=HTMX if htmx else {})
+    text = html(response)
+
+    assert response.status_code == 200
+    assert 'id="link-' in text  # her public Kyiv name is there for everyone
+    if persona in {"member", "judge", "fed_owner"}:
+        assert "Nusia" in text
+        assert 'id="hidden-names"' not in text
+    else:
+        assert "Nusia" not in text
+        assert "1 roster name in a private club" in text
 
 
 # --- opening a federation ------------------------------------------------------------------------
