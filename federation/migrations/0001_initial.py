@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('club', '0013_notices'),
         ('competition', '0010_tables_and_apart'),
-        ('scoring', '0011_table_entry'),
+        ('scoring', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
