@@ -9,18 +9,24 @@ The persons across the clubs' rosters are federation.persons.
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.core.validators import validate_email, validate_slug
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club import selectors as club_selectors
 from club.errors import ServiceError
-from club.models import Club
+from club.mail import site_url
+from club.models import Club, Membership, Role
 from club.names import InvalidName, normalise_text
 from federation import persons
 from federation.models import (
@@ -31,6 +37,8 @@ from federation.models import (
     OfficerRole,
 )
 from federation.signals import counting_changed
+
+log = logging.getLogger(__name__)
 
 
 class FederationError(ServiceError):
@@ -231,9 +239,43 @@ def club_invite(*, federation: Federation, slug: str, actor: AbstractBaseUser) -
         else:
             message = _("%(club)s is already invited: its owner has not answered yet.")
         raise FederationError(message % {"club": club.name}, field="club")
-    return MemberClub.objects.create(
+    member = MemberClub.objects.create(
         federation=federation, club=club, state=MemberState.INVITED, invited_by=actor
     )
+    transaction.on_commit(lambda: send_club_invitation(member.pk))
+    return member
+
+
+def send_club_invitation(member_id: int) -> int:
+    """Mail each owner of the invited club (in his own language) that the federation invites
+    it, with the page where he answers; returns how many were mailed. A mail server that
+    fails is logged, never raised: the invitation waits on /f/ all the same."""
+    member = MemberClub.objects.select_related("club", "federation").filter(pk=member_id).first()
+    if member is None or member.state != MemberState.INVITED:
+        return 0
+    owners = (
+        Membership.objects.filter(club=member.club, role=Role.OWNER)
+        .exclude(user__email="")
+        .select_related("user")
+    )
+    sent = 0
+    for owner in owners:
+        language = club_selectors.account_language(owner.user) or translation.get_language()
+        with translation.override(language):
+            context = {
+                "federation": member.federation,
+                "club": member.club,
+                "link": site_url(reverse("federation:clubs", args=[member.federation.slug])),
+            }
+            subject = render_to_string("federation/mail/club_invited_subject.txt", context)
+            body = render_to_string("federation/mail/club_invited_message.txt", context)
+        try:
+            send_mail(" ".join(subject.split()), body, None, [owner.user.email])
+        except OSError:
+            log.exception("The invitation of club %s could not be mailed", member.club_id)
+            continue
+        sent += 1
+    return sent
 
 
 def _locked_member(member: MemberClub) -> MemberClub:

@@ -8,7 +8,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from club.models import Player, Role
+from club.models import AccountSettings, Player, Role
 from federation import services
 from federation.models import (
     Federation,
@@ -170,6 +170,29 @@ def test_an_invited_club_becomes_a_member_when_its_owner_accepts(
     assert member.counts_from is None  # its first membership: its whole history counts
     assert PersonLink.objects.get(player__club=newcomer).person.user == oksana
     assert federation in told
+
+
+def test_the_invited_clubs_owners_are_mailed_in_their_language_with_the_answer_page(
+    federation, fed_owner, newcomer, mailoutbox, django_capture_on_commit_callbacks
+):
+    oksana = newcomer.memberships.get().user
+    oksana.email = "oksana@example.org"
+    oksana.save()
+    AccountSettings.objects.update_or_create(user=oksana, defaults={"language": "uk"})
+    make_member(newcomer, Role.OWNER, username="ivan", email="ivan@example.org")
+    make_member(newcomer, Role.SECRETARY, username="sasha", email="sasha@example.org")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.club_invite(federation=federation, slug="odesa", actor=fed_owner)
+
+    assert sorted(mail.to[0] for mail in mailoutbox) == ["ivan@example.org", "oksana@example.org"]
+    for mail in mailoutbox:
+        assert "/f/kpf/clubs/" in mail.body
+        assert "Odesa Club" in mail.subject
+    ukrainian = next(mail for mail in mailoutbox if mail.to == ["oksana@example.org"])
+    english = next(mail for mail in mailoutbox if mail.to == ["ivan@example.org"])
+    assert ukrainian.body != english.body  # each in his own language
+    assert "invites your club" in english.body
 
 
 def test_a_club_declines_or_the_federation_withdraws(federation, fed_owner, newcomer):
