@@ -292,10 +292,47 @@ def _registration(event: OpenEvent, registration_id: int) -> Registration:
 @require_safe
 def event_registrations(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     fed, event = _organiser_gate(request, slug, event_id)
+    return _registrations_page(request, fed, event)
+
+
+@require_POST
+def registration_cancel(
+    request: HttpRequest, slug: str, event_id: int, registration_id: int
+) -> HttpResponse:
+    """The organiser cancels someone's registration (he phoned to say he won't come); the
+    first one waiting takes the place, as when he cancels it himself."""
+    fed, event = _organiser_gate(request, slug, event_id)
+    registration = _registration(event, registration_id)
+    url = _url("event-registrations", event)
+    try:
+        moved = events.registration_cancel(registration=registration)
+    except ServiceError as exc:
+        return after_action(
+            request,
+            exc.message,
+            url=url,
+            level=messages.ERROR,
+            fragment=lambda text: _registrations_page(request, fed, event, outcome=text),
+        )
+    outcome = _("The registration of %(name)s is cancelled.") % {"name": registration.name}
+    if moved is not None:
+        outcome += " " + _("%(name)s takes the place.") % {"name": moved.name}
+    return after_action(
+        request,
+        outcome,
+        url=url,
+        fragment=lambda text: _registrations_page(request, fed, event, outcome=text),
+    )
+
+
+def _registrations_page(
+    request: HttpRequest, fed: FederationAccess, event: OpenEvent, outcome: str = ""
+) -> HttpResponse:
     rows = events.registrations_of(event)
     context = _context(
         fed,
         event,
+        page_outcome=outcome,
         rows=rows,
         places=events.places_of(event),
         fee=events.fee_text(event),

@@ -100,6 +100,11 @@ urlpatterns += [
     ),
     path(REGISTRATION + "paid/", event_views.registration_paid, name="event-registration-paid"),
     path(
+        REGISTRATION + "cancel/",
+        event_views.registration_cancel,
+        name="event-registration-cancel",
+    ),
+    path(
         REGISTRATION + "category/",
         event_views.registration_category,
         name="event-registration-category",

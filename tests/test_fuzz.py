@@ -637,6 +637,7 @@ SPECS: dict[str, Spec] = {
     "federation:event-registrations": Spec(),
     "federation:event-registrations-export": Spec(),
     "federation:event-registration-paid": Spec(post={"paid": "1"}),
+    "federation:event-registration-cancel": Spec(post={}),
     "federation:event-registration-category": Spec(post="event_category"),
     "federation:event-check-in": Spec(get=("q", "code")),
     "federation:event-check-in-code": Spec(post={}),

@@ -140,6 +140,7 @@ NOT_PAGES = {
     "federation:event-cancel": "POST only: the cancel button on his registration's page",
     "federation:event-registration-state": "POST only: the close/reopen button of the event",
     "federation:event-registration-paid": "POST only: a row's button on the registrations page",
+    "federation:event-registration-cancel": "POST only: a row's button on the registrations page",
     "federation:event-registration-category": "POST only: a row's form on the registrations page",
     "federation:event-registrations-export": "download: the registrations as CSV",
     "federation:event-close-door": "POST only: the button on the registrations page",

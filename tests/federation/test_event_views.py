@@ -17,7 +17,7 @@ from federation.models import OpenEvent, Registration, RegistrationState
 from tests.club.factories import assert_not_found
 from tests.competition.factories import make_tournament, play_round
 from tests.conftest import HTMX, make_user
-from tests.federation.conftest import FEDERATION_PERSONAS
+from tests.federation.conftest import FEDERATION_PERSONAS, make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -311,6 +311,67 @@ def test_the_organisers_actions_are_theirs_alone(as_, world, persona):
         assert event.registration_open is True
         assert event.currency == "UAH"
         assert registration.state == RegistrationState.REGISTERED
+
+
+# --- the organiser cancels a registration ------------------------------------------------------
+
+
+@pytest.mark.parametrize("persona", FEDERATION_PERSONAS)
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+def test_an_organiser_cancels_a_registration_and_the_first_waiting_takes_the_place(
+    as_, world, persona, htmx, mailoutbox, django_capture_on_commit_callbacks
+):
+    event, rows = world
+    client = as_(persona)
+    mailoutbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            url("event-registration-cancel", event, rows[1].pk), headers=HTMX if htmx else {}
+        )
+
+    boris, gleb = (Registration.objects.get(pk=rows[n].pk) for n in (1, 3))
+    if persona in ORGANISERS:
+        assert boris.state == RegistrationState.CANCELLED
+        assert gleb.state == RegistrationState.REGISTERED
+        assert [mail.to for mail in mailoutbox] == [["p3@example.com"]]  # Gleb has a place
+        if htmx:
+            page = text(response)
+            assert "The registration of Boris is cancelled. Gleb takes the place." in page
+            assert 'id="registrations"' in page
+            assert "<html" not in page
+        else:
+            assert response.status_code == 302
+            assert response["Location"] == url("event-registrations", event)
+    else:
+        if persona == "anonymous":
+            assert to_login(response)
+        else:
+            assert response.status_code == 403
+        assert boris.state == RegistrationState.REGISTERED
+        assert gleb.state == RegistrationState.WAITING
+        assert mailoutbox == []
+
+
+def test_a_cancelled_registration_is_not_cancelled_twice(as_, world):
+    event, rows = world
+    client = as_("judge")
+    client.post(url("event-registration-cancel", event, rows[0].pk))
+
+    again = client.post(url("event-registration-cancel", event, rows[0].pk), headers=HTMX)
+
+    assert "This registration is cancelled already." in text(again)
+    assert Registration.objects.filter(event=event, state=RegistrationState.REGISTERED).count() == 3
+
+
+def test_a_registration_of_another_event_is_404_for_its_cancel(as_, world, federation, clubs):
+    event, rows = world
+    other = make_event(federation, clubs[2])
+
+    response = as_("fed_owner").post(url("event-registration-cancel", other, rows[0].pk))
+
+    assert_not_found(response)
+    assert Registration.objects.get(pk=rows[0].pk).state == RegistrationState.REGISTERED
 
 
 # --- the fee and the categories ------------------------------------------------------------------
