@@ -47,7 +47,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from club import selectors as club_selectors
 from club.errors import ServiceError
@@ -118,9 +118,17 @@ class CategorySpec:
     rating_max: int | None = None
 
 
-def _keywords(english: str, context: str) -> set[str]:
+#: The rules' keywords, which the organiser may type in English or in the page's language.
+_RULE_WORDS = {
+    "anyone": pgettext_lazy("category rule", "anyone"),
+    "chosen": pgettext_lazy("category rule", "chosen"),
+    "rating": pgettext_lazy("category rule", "rating"),
+}
+
+
+def _keywords(english: str) -> set[str]:
     """A rule's keyword in English and in the active language."""
-    return {english, pgettext(context, english).casefold()}
+    return {english, str(_RULE_WORDS[english]).casefold()}
 
 
 _BOUNDS = re.compile(r"(?P<low>[0-9]*)\s*-\s*(?P<high>[0-9]*)")
@@ -142,15 +150,15 @@ def _bound(text: str, line: int) -> int | None:
 def _rule(text: str, line: int) -> tuple[str, int | None, int | None]:
     """The part after the colon: "", "anyone", "chosen", "rating 1200-", "rating 1200-1500"."""
     words = text.casefold().split(None, 1)
-    if not words or words[0] in _keywords("anyone", "category rule"):
+    if not words or words[0] in _keywords("anyone"):
         if len(words) > 1:
             raise _not_understood(line)
         return Eligibility.ANYONE, None, None
-    if words[0] in _keywords("chosen", "category rule"):
+    if words[0] in _keywords("chosen"):
         if len(words) > 1:
             raise _not_understood(line)
         return Eligibility.CHOSEN, None, None
-    if words[0] in _keywords("rating", "category rule") and len(words) == 2:
+    if words[0] in _keywords("rating") and len(words) == 2:
         found = _BOUNDS.fullmatch(words[1].strip())
         if found is None:
             raise _not_understood(line)

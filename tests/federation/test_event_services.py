@@ -728,3 +728,16 @@ def test_a_categorys_printout_has_its_lines_and_its_name_in_the_title(played):
         played.categories.get(name="Right").entries.values_list("entry__player__name", flat=True)
     )
     assert not any(name in text for name in others)
+
+
+def test_the_rules_words_are_understood_in_the_pages_language_too():
+    with translation.override("uk"):
+        specs = events.categories_from_text("Жінки: вибір\nМайстри: рейтинг 1500-\nУсі: будь-хто")
+        english = events.categories_from_text("Women: chosen\nMasters: rating 1500-")
+
+    assert [(spec.eligibility, spec.rating_min) for spec in specs] == [
+        (Eligibility.CHOSEN, None),
+        (Eligibility.RATING, 1500),
+        (Eligibility.ANYONE, None),
+    ]
+    assert [spec.eligibility for spec in english] == [Eligibility.CHOSEN, Eligibility.RATING]
