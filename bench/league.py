@@ -152,7 +152,7 @@ def generate(
             break
         evening_id = ids.take("club_session")
         date = FIRST_EVENING + datetime.timedelta(days=evening)
-        evening_rows.append((evening_id, club.pk, date, "Bench room", "", now, True))
+        evening_rows.append((evening_id, club.pk, date, "Bench room", "", now, True, False))
         tables = min(per_evening, pulkas - made)
         if evening == evenings - 1:
             tables = pulkas - made
@@ -207,7 +207,7 @@ def generate(
             made += 1
     copy_rows(
         "club_session",
-        ("id", "club_id", "date", "venue", "notes", "created_at", "counted"),
+        ("id", "club_id", "date", "venue", "notes", "created_at", "counted", "self_entry"),
         evening_rows,
     )
     copy_rows(
