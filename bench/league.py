@@ -21,7 +21,7 @@ Python, the other rules, a sorted page and the CSV export. ``--profile`` prints 
 page and where its time goes; ``--keep`` leaves the database for a look at query plans.
 
 Budget: ``ratio`` (league median / bare view median) <= 5, and ``queries_small ==
-queries_large``. The last six lines are::
+queries_large``; it exits non-zero when either is missed. The last lines are::
 
     league_ms_median: X
     bare_view_ms_median: Y
@@ -31,6 +31,7 @@ queries_large``. The last six lines are::
     rebuild_ratings_s: R
     correction_recent_ms: C
     correction_old_ms: D
+    budget: ratio <= 5, queries_small == queries_large
 
 The last two time a secretary's correction of a deal (``scoring.services.deal_update``, with
 its commit and its enqueue) with ``TASKS_BACKEND=database`` and no worker running, so only
@@ -284,13 +285,16 @@ def main() -> None:
         sys.exit("DEBUG must be off for the benchmark")
     try:
         call_command("migrate", verbosity=0)
-        run(started)
+        within = run(started)
     finally:
         if "--keep" not in sys.argv:
             drop_database(DATABASE_URL)
+    if not within:
+        sys.exit("over budget")
 
 
 CORRECTIONS = 20
+BUDGET_RATIO = 5.0
 QUEUED = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 
@@ -337,7 +341,7 @@ def corrections_ms(club: Club, player_ids: list[int], first: datetime.date, last
     return statistics.median(times["recent"]) * 1e3, statistics.median(times["old"]) * 1e3
 
 
-def run(started: float) -> None:
+def run(started: float) -> bool:
     ids = Ids()
     big, big_players = make_club("big", PLAYERS, ids)
     small, small_players = make_club("small", SMALL_PLAYERS, ids)
@@ -465,6 +469,8 @@ def run(started: float) -> None:
     print(f"rebuild_ratings_s: {rebuild_s:.2f}")
     print(f"correction_recent_ms: {recent_ms:.2f}")
     print(f"correction_old_ms: {old_ms:.2f}")
+    print(f"budget: ratio <= {BUDGET_RATIO:g}, queries_small == queries_large")
+    return league_ms / bare_ms <= BUDGET_RATIO and queries_small == queries_large
 
 
 if __name__ == "__main__":
