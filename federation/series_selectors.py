@@ -32,6 +32,7 @@ from federation.models import (
     Series,
     Stage,
 )
+from federation.selectors import merged_target
 from scoring import engine
 from scoring.forms import convention_summary
 
@@ -438,13 +439,12 @@ class FinalistView:
 
 
 def defending_winner(series: Series) -> Person | None:
-    """The defending winner if he is a person of the federation (the one he was merged into)."""
+    """The defending winner if he is a person of the federation (the one his names went to,
+    however many merges ago)."""
     person = series.defending_winner
     if person is None or person.federation_id != series.federation_id:
         return None
-    if person.merged_into_id is not None:
-        return federation_persons(series.federation).filter(pk=person.merged_into_id).first()
-    return person
+    return merged_target(person)
 
 
 def final_field(series: Series, table: SeriesTable | None = None) -> list[FinalistView]:

@@ -677,6 +677,17 @@ def test_a_defending_winner_merged_into_another_person_defends_as_that_person(dr
     assert selectors.final_field(drawn.series)[0].name == "Borys"
 
 
+def test_a_defending_winner_merged_twice_defends_as_the_last_person(drawn, federation):
+    boris = drawn.persons["Boris"]
+    twin = Person.objects.create(federation=federation, name="Borys")
+    last = Person.objects.create(federation=federation, name="Borys Petrenko")
+    Person.objects.filter(pk=boris.pk).update(merged_into=twin)
+    Person.objects.filter(pk=twin.pk).update(merged_into=last)
+    drawn.series.refresh_from_db()
+
+    assert selectors.final_field(drawn.series)[0].name == "Borys Petrenko"
+
+
 @pytest.mark.parametrize("persona", ["judge", "fed_owner"])
 def test_making_the_entries_enters_the_field_once_however_often_it_is_done(
     client, request, drawn, final, persona
