@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run demo test lint fmt messages makemessages check-deploy test-sqlite test-postgres test-browser tools bench clean
+.PHONY: install run demo test lint fmt messages makemessages check-deploy test-js test-sqlite test-postgres test-browser tools bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Pulka needs Python 3.11 or newer")'
@@ -26,6 +26,8 @@ messages: install
 
 makemessages: install
 	DEBUG=true $(PY) manage.py makemessages --locale uk --locale ru --ignore=.venv --ignore=bench --no-obsolete
+	DEBUG=true $(PY) manage.py makemessages --domain djangojs --locale uk --locale ru --ignore=.venv \
+	  --ignore=bench --ignore=static/vendor --ignore=staticfiles --ignore=tests --ignore=node_modules --no-obsolete
 
 run: messages
 	DEBUG=true $(PY) manage.py migrate --noinput
@@ -42,7 +44,7 @@ fmt: install
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
-test: lint messages check-deploy test-sqlite test-postgres test-browser
+test: lint messages check-deploy test-js test-sqlite test-postgres test-browser
 	@echo "make test: every check passed"
 
 # Django's deployment checks with production-like settings: DEBUG off, a long random key,
@@ -52,6 +54,15 @@ check-deploy: install
 	DEBUG=false ALLOWED_HOSTS=pulka.example.org CSRF_TRUSTED_ORIGINS=https://pulka.example.org \
 	  SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')" \
 	  $(PY) manage.py check --deploy --fail-level WARNING
+
+# The scripts' own tests (tests/js/: the offline queue, the entry form on the device) under
+# Node's built-in runner, from Debian's nodejs; required in CI.
+test-js:
+	@if ! .ci/need-command node nodejs; then \
+	  if [ "$${CI:-}" = "true" ]; then echo "Node.js is required in CI and is not available" >&2; exit 1; fi; \
+	  echo "SKIPPED: the scripts' tests (Node.js is not installed: apt-get install nodejs)"; exit 0; fi; \
+	echo "== the scripts' tests in Node.js"; \
+	node --test tests/js/
 
 # nginx (tests/test_deploy_nginx.py runs deploy/nginx.conf in it), from Debian's package when
 # root; required in CI.

@@ -12,12 +12,18 @@ from django.urls import include, path
 
 from club import account_views as club_account_views
 from club import views as club_views
+from config import offline
 from config import views as site_views
 
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("healthz", site_views.healthz, name="healthz"),
     path("favicon.ico", site_views.favicon, name="favicon"),
+    # Offline entry's app shell (config/offline.py).
+    path("sw.js", offline.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("offline/", offline.offline_page, name="offline"),
+    path("jsi18n/<str:language>/", offline.javascript_catalog, name="javascript-catalog"),
     # allauth's pages under their old names too: every "log in" link and LOGIN_URL say these.
     path("accounts/login/", account_views.login, name="login"),
     path("accounts/logout/", account_views.logout, name="logout"),

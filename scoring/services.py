@@ -58,6 +58,7 @@ class DealAlreadyRecorded(ScoringError):
 
     def __init__(self, number: int) -> None:
         super().__init__(_("Deal %(number)s is already recorded.") % {"number": number})
+        self.number = number
 
 
 class DealNumberTaken(ScoringError):

@@ -41,6 +41,13 @@
     return verb !== "get" && elt.matches("form.entry-form");
   }
 
+  // A new deal's form on a page that keeps deals on the device (offline.js): a post that got
+  // no answer goes to the device's queue, and a choice redraws the form on the device
+  // (entry-form.js), so a lost connection is theirs to say, not this file's.
+  function keptOnDevice(elt) {
+    return Boolean(elt.closest && elt.closest("form.entry-form[data-offline]"));
+  }
+
   function serverMessage(xhr) {
     const type = (xhr.getResponseHeader("Content-Type") || "").toLowerCase();
     if (!type.startsWith("text/html") || !xhr.responseText) return "";
@@ -141,6 +148,7 @@
     const detail = event.detail;
     const elt = sender(detail);
     if (isPoll(elt)) return pollFailed();
+    if (keptOnDevice(elt) && detail.xhr.status >= 500) return;
     // A 5xx is the server or a proxy in front of it failing, whatever its page says: for an
     // entry, the words that matter are that nothing was saved and that Enter tries again.
     if (isEntry(elt, verbOf(detail)) && detail.xhr.status >= 500) {
@@ -153,6 +161,7 @@
     const detail = event.detail;
     const elt = sender(detail);
     if (isPoll(elt)) return pollFailed();
+    if (keptOnDevice(elt)) return;
     show(elt, text(isEntry(elt, verbOf(detail)) ? "entryNoConnection" : "connectionLost"));
   }
 
