@@ -34,12 +34,14 @@ PLACEHOLDER = re.compile(r"%%|%\(\w+\)[sdfr]|%[sdfr]|\{\w*\}")
 APOSTROPHE_IN_WORD = re.compile(r"\w'\w")
 
 
-def catalog(lang: str) -> polib.POFile:
-    return polib.pofile(str(ROOT / "locale" / lang / "LC_MESSAGES" / "django.po"))
+def catalog(lang: str, domain: str = "django") -> polib.POFile:
+    return polib.pofile(str(ROOT / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"))
 
 
 def live_entries(lang: str) -> list[polib.POEntry]:
-    return [e for e in catalog(lang) if not e.obsolete]
+    """The pages' words and the scripts' (djangojs: static/js, through JavaScriptCatalog)."""
+    entries = [e for e in catalog(lang) if not e.obsolete]
+    return entries + [e for e in catalog(lang, "djangojs") if not e.obsolete]
 
 
 def translations(entry: polib.POEntry) -> list[str]:

@@ -283,6 +283,7 @@ def make_world() -> World:
             "file_id": backup_file.pk,
             "table": 1,
             "table_token": table_token,
+            "language": "uk",
         },
         deal=deal_post(
             dealer="1",
@@ -486,6 +487,10 @@ SPECS: dict[str, Spec] = {
     "home": Spec(get=("page", "next")),
     "healthz": Spec(get=("v",)),
     "favicon": Spec(get=("v",)),
+    "service-worker": Spec(get=("v",)),
+    "manifest": Spec(get=("v",)),
+    "offline": Spec(get=("v",)),
+    "javascript-catalog": Spec(get=("v",)),
     "club:account": Spec(post={"name": "Olena Kovalenko", "language": "uk"}),
     "club:account-delete": Spec(post={"password": PASSWORD}),
     "club:account-notices": Spec(post={"seating_by_mail": "on", "confirm_by_telegram": "on"}),

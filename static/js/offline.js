@@ -17,13 +17,14 @@
   const box = document.getElementById("offline-queue");
   if (!core || !box || !window.indexedDB) return;
 
-  const t = window.gettext || function (s) {
+  // Django's JavaScriptCatalog (jsi18n) defines these; without it the words stay English.
+  const gettext = window.gettext || function (s) {
     return s;
   };
-  const nt = window.ngettext || function (one, many, n) {
+  const ngettext = window.ngettext || function (one, many, n) {
     return n === 1 ? one : many;
   };
-  const fill = window.interpolate || function (fmt, args) {
+  const interpolate = window.interpolate || function (fmt, args) {
     return fmt.replace(/%s/g, function () {
       return String(args.shift());
     });
@@ -93,17 +94,17 @@
   // -- what the page shows -------------------------------------------------------------------
 
   function stateText(entry) {
-    if (entry.state === "sending") return t("sending…");
-    if (entry.state === "sent") return t("sent: the sheet shows it once the page is updated");
-    if (entry.state === "refused") return t("not sent: refused");
-    return t("not sent yet");
+    if (entry.state === "sending") return gettext("sending…");
+    if (entry.state === "sent") return gettext("sent: the sheet shows it once the page is updated");
+    if (entry.state === "refused") return gettext("not sent: refused");
+    return gettext("not sent yet");
   }
 
   function reasonText(entry) {
     if (entry.reason) return entry.reason;
-    if (entry.status === 404) return t("This pulka cannot be found any more: the deal was not sent.");
-    return fill(
-      t("The server did not take this deal (error %s): check that you are still signed in, then send it again."),
+    if (entry.status === 404) return gettext("This pulka cannot be found any more: the deal was not sent.");
+    return interpolate(
+      gettext("The server did not take this deal (error %s): check that you are still signed in, then send it again."),
       [entry.status || "?"]
     );
   }
@@ -143,15 +144,15 @@
       const actions = document.createElement("div");
       actions.className = "row pending-actions no-print";
       actions.append(
-        button("pending-correct", t("Correct"), "secondary"),
-        button("pending-retry", t("Send again"), "secondary"),
-        button("pending-discard", t("Discard"), "danger")
+        button("pending-correct", gettext("Correct"), "secondary"),
+        button("pending-retry", gettext("Send again"), "secondary"),
+        button("pending-discard", gettext("Discard"), "danger")
       );
       item.append(reason, actions);
       if (correcting === entry.key) {
         const note = document.createElement("p");
         note.className = "small muted";
-        note.textContent = t("Being corrected in the form: record it to send it.");
+        note.textContent = gettext("Being corrected in the form: record it to send it.");
         item.append(note);
       }
     }
@@ -160,8 +161,8 @@
 
   function showBanner(unsent) {
     const count = box.querySelector(".offline-count");
-    const text = fill(
-      nt("%s deal waiting to be sent.", "%s deals waiting to be sent.", unsent.length),
+    const text = interpolate(
+      ngettext("%s deal waiting to be sent.", "%s deals waiting to be sent.", unsent.length),
       [unsent.length]
     );
     if (count.textContent !== text) count.textContent = text;
@@ -369,7 +370,7 @@
     keepTimer = window.setTimeout(function () {
       const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
       if (worker) worker.postMessage({type: "keep-page", url: pageUrl});
-    }, 1500);
+    }, 300);
   }
 
   function sendNow() {
