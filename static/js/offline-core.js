@@ -133,11 +133,13 @@
     return fn();
   }
 
-  // Every pulka's queue, as Background Sync asks the worker.
-  async function flushAll(store, fetchFn, notify, locks) {
+  // Every pulka's queue of one account ("<account>:<pulka>"), as Background Sync asks the
+  // worker: sync tags are "pulka-queue:<account>".
+  async function flushAll(store, fetchFn, notify, locks, account) {
     const entries = await store.all();
     const pulkas = [];
     entries.filter(isUnsent).forEach(function (entry) {
+      if (account !== undefined && entry.pulka.indexOf(account + ":") !== 0) return;
       if (pulkas.indexOf(entry.pulka) === -1) pulkas.push(entry.pulka);
     });
     const results = [];

@@ -55,8 +55,10 @@ self.addEventListener("fetch", function (event) {
 });
 
 self.addEventListener("sync", function (event) {
-  if (event.tag === core.SYNC_TAG) {
-    event.waitUntil(core.flushAll(core.openStore(indexedDB), fetch, core.notify, self.navigator.locks));
+  const account = event.tag.indexOf(core.SYNC_TAG + ":") === 0 ? event.tag.slice(core.SYNC_TAG.length + 1) : null;
+  if (account !== null) {
+    const store = core.openStore(indexedDB);
+    event.waitUntil(core.flushAll(store, fetch, core.notify, self.navigator.locks, account));
   }
 });
 

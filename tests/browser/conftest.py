@@ -4,6 +4,10 @@ Without /usr/bin/chromium they are skipped with a reason on a laptop, and fail u
 `make test` runs them on PostgreSQL wherever there is one (CI always has it). On SQLite the
 test database is a file with WAL rather than Django's shared in-memory one, whose table locks
 ("database table is locked") the live server's thread and the test's own writes can hit at once.
+
+Service workers are blocked in every browser context, made by pytest-playwright's `context` or
+by `browser.new_context()`: a worker left by one page would answer the next page's requests
+from its cache. A test module that tests them sets `SERVICE_WORKERS = "allow"`.
 """
 
 import os
@@ -56,6 +60,31 @@ def browser_type_launch_args(browser_type_launch_args):
             "--disable-sync",
         ],
     }
+
+
+def service_workers(request) -> str:
+    """ "allow" for a module that sets SERVICE_WORKERS = "allow", else "block"."""
+    return getattr(request.module, "SERVICE_WORKERS", "block")
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args, request):
+    return {**browser_context_args, "service_workers": service_workers(request)}
+
+
+@pytest.fixture(autouse=True)
+def _service_workers_in_every_context(request, monkeypatch):
+    """The contexts a test makes itself (`browser.new_context()`) get the module's choice too."""
+    if "browser" not in request.fixturenames:
+        return
+    browser = request.getfixturevalue("browser")
+    new_context = browser.new_context
+    mode = service_workers(request)
+
+    def with_service_workers(**kwargs):
+        return new_context(**{"service_workers": mode, **kwargs})
+
+    monkeypatch.setattr(browser, "new_context", with_service_workers)
 
 
 @pytest.fixture(autouse=True)

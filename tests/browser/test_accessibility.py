@@ -46,6 +46,7 @@ from federation.models import (
     PersonLink,
     Series,
 )
+from scoring import engine, selectors
 from scoring import services as scoring_services
 from scoring.models import Deal, DealCheck, Pulka, PulkaStatus
 from tests.competition.factories import draft, make_tournament, play, published
@@ -65,6 +66,9 @@ PERSONAS = (None, "player", "secretary", "owner")
 # Views that are no page of their own, by URL name, each with the reason.
 NOT_PAGES = {
     "healthz": "a health probe for the load balancer, plain text",
+    "service-worker": "the service worker's script, JavaScript",
+    "manifest": "the web app manifest, JSON",
+    "javascript-catalog": "the scripts' translations, JavaScript",
     "set_language": "POST only: the language switch, audited as part of every page",
     "club:invitation-qr": "download: the invitation's QR code as SVG",
     "club:invitation-revoke": "POST only: the revoke button on the invitation page",
@@ -300,6 +304,24 @@ def build_world() -> World:
     return World(ids=ids, running=running, league=league, draft=drafted)
 
 
+def users_by_name() -> dict:
+    return {u.username: u for u in get_user_model().objects.all()}
+
+
+def deal_recorded_meanwhile(pulka: Pulka, by) -> None:
+    """Raspasy with the pulka's next number, as another secretary records it: 4, 4 and 2
+    tricks (at four, the dealer's count is the talon's: 0)."""
+    sheet = selectors.pulka_sheet(pulka)
+    dealer = sheet.next_dealer
+    shape = engine.deal_shape(sheet.rules, pulka.names, dealer, engine.RASPASY, "", 6, {})
+    four = len(shape.trick_players) == 4
+    counts = iter((4, 4, 2))
+    tricks = {name: 0 if four and name == dealer else next(counts) for name in shape.trick_players}
+    scoring_services.deal_record(
+        pulka=pulka, data={"kind": engine.RASPASY, "tricks": tricks}, entered_by=by
+    )
+
+
 def results_ids(slug: str, cup) -> dict[str, str]:
     """The cup's results file imported into the audit's federation (as another site's)."""
     federation = Federation.objects.get(slug=slug)
@@ -463,6 +485,22 @@ def test_every_page_passes_axe_and_fits_a_phone(live_server, browser, settings):
         counts.last.press("Enter")
     page.wait_for_selector("#deal-form [role=alert], #deal-form .errorlist")
     audit.check(page, "the entry form after a refused deal (secretary)")
+
+    # Offline, the deal corrected and recorded waits on the device: the banner and its row.
+    context.set_offline(True)
+    counts.nth(2).fill("2")
+    number = int(page.locator("#deal-form input[name=number]").input_value())
+    counts.last.press("Enter")
+    page.wait_for_selector(f"#deal-log > li.deal.pending[data-number='{number}']")
+    page.wait_for_selector("#offline-queue:not([hidden])")
+    audit.check(page, "a deal not sent yet and the banner counting it (secretary, offline)")
+    # Another secretary records that number meanwhile: back online, the deal is refused.
+    deal_recorded_meanwhile(world.running, by=users_by_name()["owner"])
+    context.set_offline(False)
+    page.wait_for_selector(
+        f"#deal-log > li.deal.pending[data-number='{number}'][data-state='refused']"
+    )
+    audit.check(page, "a deal not sent, refused, to correct or discard (secretary)")
 
     page.goto(live_server.url + world.league.get_absolute_url())
     header = page.locator("#ranked th a[data-sort]").first

@@ -1,12 +1,14 @@
-"""A deal entry that gets no answer, or an error, says so by the form and keeps the entry; a
-spectator's board that stops getting answers says so, and stops saying so when they come back
-(static/js/errors.js).
+"""A deal entry that gets no answer is kept on the device and sent again with its key; a
+refusal of the server's own is said by the form; a spectator's board that stops getting
+answers says so, and stops saying so when they come back (static/js/errors.js, offline.js).
 
 The server "stops" by Playwright's routing: the entry's POST is aborted before it leaves (the
 server saw nothing), or after the server answered (it recorded the deal, the answer was lost
-on the way), or it hangs, or a "proxy" answers 503. In each case the form stays with its
-values and its one-time key, and Enter sends it again: the deal is recorded once. A refusal of
-the server's own (403) is said in its words. The messages pass axe's WCAG A/AA rules as shown.
+on the way), or it hangs, or a "proxy" answers 503. In each case the deal joins the device's
+queue at once, "not sent yet", with its one-time key, and the form goes on with the next deal;
+"Send now" sends it when the server answers again: the deal is recorded once. A refusal of
+the server's own (403) is said in its words, by the form that keeps the entry. The states
+pass axe's WCAG A/AA rules as shown.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from pathlib import Path
 import axe_playwright_python
 import pytest
 from django.utils import translation
+from django.utils.translation.trans_real import DjangoTranslation
+from playwright.sync_api import expect
 
 from club.models import Role
 from tests.browser.factories import LISTEN, choose, fill_tricks, log_in, press_record, violations
@@ -25,8 +29,8 @@ from tests.conftest import make_club, make_evening, make_member, make_pulka, rec
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NO_CONNECTION = "Not saved: no connection. Your entry is kept; press Enter to try again."
-NO_ANSWER = "Not saved: the server did not answer. Your entry is kept; press Enter to try again."
+NOT_SENT = "not sent yet"
+WAITING = ("%s deal waiting to be sent.", "%s deals waiting to be sent.")
 POLLS_LOST = "Connection lost, retrying…"
 ENTRY = "**/deals/"
 PROXY_503 = (
@@ -73,6 +77,15 @@ def desk(page, live_server, language):
 def in_language(language: str, message: str) -> str:
     with translation.override(language):
         return translation.gettext(message)
+
+
+def in_scripts(language: str, message: str | tuple[str, str], count: int = 0) -> str:
+    """A message of the scripts (the djangojs catalog) in `language`; a (singular, plural)
+    pair is said for `count`, filled in."""
+    catalog = DjangoTranslation(language, domain="djangojs")
+    if isinstance(message, str):
+        return catalog.gettext(message)
+    return catalog.ngettext(*message, count) % count
 
 
 def switch_language(page, language: str) -> None:
@@ -128,7 +141,36 @@ def enter_without_answer(page) -> None:
         page.locator("#deal-form input[name=tricks_2]").press("Enter")
 
 
-def test_an_entry_that_never_left_is_kept_and_enter_records_it_once(page, desk):
+def kept_on_the_device(page, filled: dict, language: str = "en") -> None:
+    """The entry as the queue shows it: deal 1 "not sent yet", a banner counting it, no error
+    by the form, and the form gone on to deal 2 with a key of its own."""
+    row = page.locator("#deal-log > li.deal.pending[data-number='1']")
+    expect(row).to_have_attribute("data-state", re.compile("waiting|sending"))
+    expect(row.locator(".pending-state")).to_have_text(
+        re.compile(re.escape(in_scripts(language, NOT_SENT)) + "|" + re.escape("…"))
+    )
+    expect(page.locator("#deal-log > li.deal.pending")).to_have_count(1)
+    expect(page.locator("#offline-queue")).to_be_visible()
+    expect(page.locator("#offline-banner")).to_contain_text(in_scripts(language, WAITING, 1))
+    expect(page.locator("#deal-form input[name=number]")).to_have_value("2")
+    assert entry_key(page) != filled["entry_key"]
+    assert page.locator(".request-error").count() == 0
+
+
+def sent_once(page, pulka, filled: dict) -> None:
+    """ "Send now": the kept deal reaches the server with its key, once, and the page shows
+    the server's log again."""
+    page.locator("#offline-queue button.queue-send").click()
+    expect(page.locator("#deal-log > li.deal.pending")).to_have_count(0, timeout=15_000)
+    expect(page.locator("#offline-queue")).to_be_hidden()
+    expect(page.locator("#deal-log > li.deal")).to_have_count(1, timeout=15_000)
+    assert list(pulka.deals.values_list("number", "entry_key")) == [
+        (1, uuid.UUID(filled["entry_key"]))
+    ]
+    assert page.locator(".request-error").count() == 0
+
+
+def test_an_entry_that_never_left_is_kept_on_the_device_and_sent_once(page, desk):
     pulka, _ = desk
     filled = the_form_as_filled(page)
     page.evaluate(TIMEOUTS)
@@ -138,23 +180,14 @@ def test_an_entry_that_never_left_is_kept_and_enter_records_it_once(page, desk):
     # An entry waits 20 s at most for its answer (a hung server is no answer either).
     assert ("post", f"{pulka.get_absolute_url()}deals/", 20000) in timeouts(page)
 
-    message_by_the_form(page, NO_CONNECTION)
-    assert the_form_as_filled(page) == filled
+    kept_on_the_device(page, filled)
     assert page.locator("#deal-form button[type=submit]").is_enabled()
     assert axe_violations(page) == []
     assert pulka.deals.count() == 0
-    assert page.locator("#deal-log li.deal").count() == 0
 
     page.unroute(ENTRY)
-    press_record(page)
-
-    assert list(pulka.deals.values_list("number", "entry_key")) == [
-        (1, uuid.UUID(filled["entry_key"]))
-    ]
-    assert page.locator("#deal-log li.deal").count() == 1
+    sent_once(page, pulka, filled)
     assert page.locator("#board tr[data-player='Boris'] td.pool").get_attribute("data-pool") == "2"
-    assert page.locator(".request-error").count() == 0
-    assert entry_key(page) != filled["entry_key"]  # the next deal's form has its own key
     assert violations(page) == []
 
 
@@ -169,23 +202,16 @@ def test_an_entry_whose_answer_was_lost_is_recorded_once_when_sent_again(page, d
     page.route(ENTRY, recorded_then_cut)
     enter_without_answer(page)
 
-    message_by_the_form(page, NO_CONNECTION)
-    assert the_form_as_filled(page) == filled
+    kept_on_the_device(page, filled)
     assert pulka.deals.count() == 1
 
     page.unroute(ENTRY)
-    press_record(page)
-
-    assert list(pulka.deals.values_list("number", "entry_key")) == [
-        (1, uuid.UUID(filled["entry_key"]))
-    ]
-    assert "Deal 1 is already recorded." in page.inner_text("#deal-form")
-    assert page.locator("#deal-log li.deal").count() == 1
-    assert page.locator(".request-error").count() == 0
+    # Sent again with its key: "already recorded" counts as sent.
+    sent_once(page, pulka, filled)
 
 
 @pytest.mark.parametrize("language", ["en", "uk"])
-def test_a_proxys_503_is_a_plain_message_and_enter_tries_again(page, desk, language):
+def test_an_entry_a_proxy_answers_503_to_is_kept_and_sent_once(page, desk, language):
     pulka, _ = desk
     filled = the_form_as_filled(page)
     page.route(
@@ -195,15 +221,12 @@ def test_a_proxys_503_is_a_plain_message_and_enter_tries_again(page, desk, langu
     with page.expect_response(lambda r: r.url.endswith("/deals/") and r.status == 503):
         page.locator("#deal-form input[name=tricks_2]").press("Enter")
 
-    message_by_the_form(page, in_language(language, NO_ANSWER))
-    assert the_form_as_filled(page) == filled
+    kept_on_the_device(page, filled, language)
     assert "nginx" not in page.inner_text("main")  # the proxy's page is never shown
     assert pulka.deals.count() == 0
 
     page.unroute(ENTRY)
-    press_record(page)
-    assert pulka.deals.count() == 1
-    assert page.locator(".request-error").count() == 0
+    sent_once(page, pulka, filled)
 
 
 def test_a_refusal_of_the_server_says_its_own_sentence_by_the_form(page, desk):
@@ -232,30 +255,37 @@ def test_an_entry_the_server_sits_on_is_no_answer_either(page, desk):
 
     page.locator("#deal-form input[name=tricks_2]").press("Enter")
 
-    message_by_the_form(page, NO_CONNECTION)
-    assert len(hung) == 1
-    assert the_form_as_filled(page) == filled
+    kept_on_the_device(page, filled)
+    assert len(hung) >= 1
+    assert pulka.deals.count() == 0
     page.unroute(ENTRY)
-    press_record(page)
-    assert pulka.deals.count() == 1
-    assert page.locator(".request-error").count() == 0
+    sent_once(page, pulka, filled)
 
 
-def test_a_changed_choice_keeps_the_message_until_the_entry_is_saved(page, desk):
+def test_the_next_deal_redrawn_keeps_the_kept_one_and_goes_after_it(page, desk):
     pulka, _ = desk
+    filled = the_form_as_filled(page)
     page.route(ENTRY, lambda route: route.abort("internetdisconnected"))
     enter_without_answer(page)
-    message_by_the_form(page, NO_CONNECTION)
+    kept_on_the_device(page, filled)
 
-    # The form is redrawn for another choice: the entry is still not saved.
-    choose(page, "call_0", "whist")
-    message_by_the_form(page, NO_CONNECTION)
-    assert page.locator(".request-error").count() == 1
+    # Deal 2's form is redrawn for another choice (Boris deals, Vera declares, both whist):
+    # deal 1 still waits.
+    page.locator("#deal-form input[name=call_1][value=whist]").check()
+    expect(page.locator("#deal-form input[name=tricks_1]")).to_be_visible()
+    expect(page.locator("#deal-log > li.deal.pending[data-number='1']")).to_have_count(1)
+    expect(page.locator("#offline-banner")).to_contain_text("1 deal waiting to be sent")
 
     page.unroute(ENTRY)
-    fill_tricks(page, s1=6, s2=2, s0=2)
+    sent_once(page, pulka, filled)
+    both_whist = page.locator("#deal-form input[name=call_1][value=whist]")
+    if not both_whist.is_checked():  # the form came from the server again
+        both_whist.check()
+        page.wait_for_timeout(300)
+    fill_tricks(page, s2=6, s0=2, s1=2)
     press_record(page)
-    assert pulka.deals.count() == 1
+    assert list(pulka.deals.values_list("number", flat=True)) == [1, 2]
+    assert pulka.deals.get(number=2).calls == {"0": "whist", "1": "whist"}
     assert page.locator(".request-error").count() == 0
 
 

@@ -225,3 +225,24 @@ test("the worker drops the shell caches of its older versions only", function ()
   assert.equal(core.isOldCache("pulka-shell-new", "new"), false);
   assert.equal(core.isOldCache("pulka-pages", "new"), false);
 });
+
+test("Background Sync sends the queues of the account that asked, every pulka of it", async function () {
+  const store = await storeWith([
+    entry(1, {key: "a7", pulka: "5:7"}),
+    entry(1, {key: "a8", pulka: "5:8"}),
+    entry(1, {key: "b7", pulka: "6:7"}),
+  ]);
+  const posted = [];
+  const fakeFetch = async function (url, init) {
+    posted.push(init.body.get("entry_key"));
+    return {
+      status: 200,
+      redirected: false,
+      headers: {get: () => "application/json"},
+      json: async () => ({outcome: "recorded", number: 1}),
+    };
+  };
+  await core.flushAll(store, fakeFetch, null, null, "5");
+  assert.deepEqual(posted.sort(), ["a7", "a8"]);
+  assert.equal((await store.list("6:7"))[0].state, "waiting");
+});
