@@ -30,7 +30,9 @@
     });
   };
 
-  const pulka = String(box.dataset.pulka);
+  // One queue per pulka and account on this device: whoever signs in next does not send the
+  // deals another account kept.
+  const pulka = box.dataset.account + ":" + box.dataset.pulka;
   const createUrl = box.dataset.create;
   const pageUrl = box.dataset.page;
   const store = core.openStore(window.indexedDB);
@@ -206,13 +208,24 @@
     const unsent = entries.filter(core.isUnsent);
     showBanner(unsent);
     const log = document.getElementById("deal-log");
-    if (log) {
+    // Redrawn only when it changed (every poll of the board settles here): a refused row's
+    // alert is announced once, not every few seconds.
+    const drawn = entries.map(function (entry) {
+      return [entry.key, entry.state, entry.number, entry.summary, entry.reason, correcting === entry.key].join("|");
+    }).join("\n");
+    if (log && (log.dataset.pending !== drawn || log.querySelectorAll("li.pending").length !== entries.length)) {
       log.querySelectorAll("li.pending").forEach(function (item) {
         item.remove();
       });
       // The log is newest first: the deals waiting go on top, the latest first.
       entries.slice().reverse().forEach(function (entry) {
         log.insertBefore(row(entry), log.firstChild);
+      });
+      log.dataset.pending = drawn;
+    } else if (log && log.firstElementChild && !log.firstElementChild.matches("li.pending") && entries.length) {
+      // A new deal from the server went on top: the waiting ones belong above it.
+      Array.from(log.querySelectorAll("li.pending")).reverse().forEach(function (item) {
+        log.insertBefore(item, log.firstChild);
       });
     }
     placeForm(recorded);
@@ -279,7 +292,7 @@
   function askSync() {
     if (!("serviceWorker" in navigator)) return;
     navigator.serviceWorker.ready.then(function (registration) {
-      if (registration.sync) return registration.sync.register(core.SYNC_TAG);
+      if (registration.sync) return registration.sync.register(core.SYNC_TAG + ":" + box.dataset.account);
       return null;
     }).catch(function () {});
   }
