@@ -5,15 +5,22 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.core.validators import MaxValueValidator
 from django.forms.utils import ErrorDict
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from club.names import NameField
 from club.params import IntegerField, ModelChoiceField, int_param, parse_int
 from scoring import engine
 from scoring.formatting import SUIT_SYMBOLS, card_label
-from scoring.messages import INERT_REASONS, KIND_WORDS, PRESET_LABELS, engine_problem_text
+from scoring.messages import (
+    INERT_REASONS,
+    KIND_WORDS,
+    PRESET_LABELS,
+    PROBLEMS,
+    engine_problem_text,
+)
 from scoring.models import Evening
 
 # Labels for every engine option value, in the players' words; every value of the engine
@@ -523,6 +530,18 @@ def talon_cards(raw: str) -> list[str] | None:
 
 
 TALON_TRICKS_ERROR = _("The talon takes 0, 1 or 2 tricks.")
+TALON_TRICKS_LABEL = pgettext_lazy("the dealer's tricks on raspasy at four", "talon (0–2)")
+
+
+def device_rules(rules: engine.Rules, players: int) -> dict:
+    """The rules as static/js/entry-form.js reads them to shape the entry form on the device
+    as `DealForm._shape()` does (tests/scoring/test_entry_form_js.py compares the two)."""
+    return {
+        "players": players,
+        "halfWhistLevels": list(rules.half_whist_levels),
+        "raspasyInWhists": rules.raspasy_scoring == engine.RASPASY_SCORING_WHISTS,
+        "quickTricks": rules.quick_tricks,
+    }
 
 
 class DealForm(forms.Form):
@@ -661,7 +680,7 @@ class DealForm(forms.Form):
         if talon is not None:
             # At four, on raspasy the dealer's tricks are the talon's: its two cards win 0–2.
             self.fields[f"tricks_{talon}"] = IntegerField(
-                label=pgettext_lazy("the dealer's tricks on raspasy at four", "talon (0–2)"),
+                label=TALON_TRICKS_LABEL,
                 min_value=0,
                 max_value=2,
                 required=False,
@@ -768,6 +787,67 @@ class DealForm(forms.Form):
         and rank (static/js/cards.js writes the codes into the talon field)."""
         cards = [f"{rank}{suit}" for suit in engine.CARD_SUITS for rank in engine.RANKS]
         return [(card, card_label(card)) for card in cards]
+
+    # -- the same form on the device, offline (static/js/entry-form.js) ------------------
+
+    def device_rules(self) -> dict:
+        return device_rules(self.rules, self.n)
+
+    def device_data(self) -> dict:
+        """What static/js/entry-form.js needs to reshape and check this form on the device:
+        the rules, the names, the choices, and the form's words in the page's language (the
+        same messages as `clean()`, the `deal_summary` filter and the template)."""
+        max_tricks = MaxValueValidator(10)
+        texts = {
+            "deal": gettext("Deal %(number)s"),
+            "dealer": gettext("dealer %(dealer)s"),
+            "required": str(forms.Field.default_error_messages["required"]),
+            "wholeNumber": str(IntegerField.default_error_messages["invalid"]),
+            "atMostTen": str(max_tricks.message) % {"limit_value": max_tricks.limit_value},
+            "talonTricksError": str(TALON_TRICKS_ERROR),
+            "outdated": gettext(
+                "This entry form is out of date: check the sheet and enter the deal again."
+            ),
+            "chooseDeclarer": gettext("Choose the declarer."),
+            "chooseContract": gettext("Choose the contract: level and suit."),
+            "whistOrPass": gettext("Did %(name)s whist or pass?"),
+            "enterTricks": gettext("Enter the tricks of %(names)s."),
+            "tooManyTricks": str(PROBLEMS["tricks_sum"]),
+            "notACard": gettext(
+                "%(card)s is not a card: write the rank and then the suit, "
+                "e.g. AS or 10H, or in Cyrillic ТП (ace of spades) or 10Ч."
+            ),
+            "twoCards": gettext("The talon has exactly two cards."),
+            # The words of the deal_summary filter (scoring/templatetags/pulka.py).
+            "raspasy": gettext("Raspasy: %(tricks)s"),
+            "misereTaken": gettext("%(declarer)s misère, %(tricks)s taken"),
+            "misereClean": gettext("%(declarer)s misère, clean"),
+            "tricks": {n: ngettext("%(n)s trick", "%(n)s tricks", n) % {"n": n} for n in range(11)},
+            "notPlayed": gettext("not played"),
+            "talon": gettext("talon %(cards)s"),
+            "quickTricks": gettext("%(n)s quick tricks"),
+            "noTrump": gettext("NT"),
+        }
+        if self.n == 4:
+            texts["talonTricks"] = str(TALON_TRICKS_LABEL)
+        return {
+            "rules": self.device_rules(),
+            "names": self.names,
+            "choices": {
+                "level": [[str(v), str(label)] for v, label in self.fields["level"].choices],
+                "suit": [[v, str(label)] for v, label in SUIT_CHOICES],
+                "call": {call: str(label) for call, label in CALL_LABELS.items()},
+                "quick_tricks": [
+                    [str(v), str(label)] for v, label in self.fields["quick_tricks"].choices
+                ],
+            },
+            "cards": {
+                "suits": CARD_SUITS,
+                "ranks": CARD_RANKS,
+                "labels": dict(self.talon_grid),
+            },
+            "texts": texts,
+        }
 
     # -- validation ------------------------------------------------------------------------
 
