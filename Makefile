@@ -83,7 +83,8 @@ test-sqlite: messages tools
 # they run once, in the SQLite phase, and the PostgreSQL phase leaves them out.
 NO_DATABASE := --ignore=tests/engine --ignore=tests/competition/lib \
   --ignore=tests/federation/test_series_core.py --ignore=tests/test_layers.py \
-  --ignore=tests/test_test_imports.py --ignore=tests/test_catalogs.py
+  --ignore=tests/test_test_imports.py --ignore=tests/test_catalogs.py \
+  --ignore=tests/scoring/test_entry_form_js.py
 
 test-postgres: messages tools
 	@url=$$(.ci/postgres-url) || { \
