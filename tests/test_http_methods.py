@@ -54,7 +54,7 @@ ALSO_OURS = {"set_language": []}
 SERVABLE = ("GET", "HEAD", "POST")
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 #: Any value of each URL parameter: the method check answers before the view reads them.
-ANY_VALUE = {"club_slug": "sochi", "fmt": "csv", "token": "any-token"}
+ANY_VALUE = {"club_slug": "sochi", "fmt": "csv", "token": "any-token", "language": "uk"}
 
 
 def our_views() -> dict[str, list[str]]:
@@ -258,6 +258,7 @@ def values(db) -> dict[str, object]:
         "registration_id": registration.pk,
         "code": registration.code,
         "category_id": event.categories.get().pk,
+        "language": "uk",
     }
 
 

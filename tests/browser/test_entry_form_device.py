@@ -66,7 +66,7 @@ def secretary_page(page: Page, live_server):
 
 def go_offline(page: Page) -> None:
     page.context.set_offline(True)
-    page.wait_for_function("navigator.onLine === false")
+    page.wait_for_function("() => navigator.onLine === false")
 
 
 def tap(page: Page, name: str, value: str) -> None:
