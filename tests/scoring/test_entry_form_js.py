@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -20,6 +19,7 @@ from django.http import QueryDict
 
 from scoring import engine
 from scoring.forms import DealForm
+from tests.conftest import missing_service
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "static/js/entry-form.js"
@@ -68,10 +68,7 @@ KEYS = {
 def node() -> str:
     found = shutil.which("node")
     if found is None:
-        message = "Node.js is not installed (apt-get install nodejs)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing_service("Node.js is not installed (apt-get install nodejs)")
     return found
 
 
