@@ -14,6 +14,7 @@ import hashlib
 import json
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -119,7 +120,10 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 @require_safe
 def offline_page(request: HttpRequest) -> HttpResponse:
-    """What the worker shows for a page it did not keep, when the network is down."""
+    """What the worker shows for a page it did not keep, when the network is down. The same
+    for everyone (kept when the worker installs, it must not show whoever was signed in
+    then): the layout is drawn as for a visitor."""
+    request.user = AnonymousUser()
     return render(request, "offline/offline.html")
 
 

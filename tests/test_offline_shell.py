@@ -156,3 +156,11 @@ def test_the_htmx_fragment_of_the_pulka_keeps_the_forms_offline_mark(as_persona,
     html = response.content.decode()
     assert "<html" not in html
     assert 'data-offline="new"' in html
+
+
+def test_the_offline_page_names_nobody_though_someone_was_signed_in(as_persona):
+    html = as_persona("secretary").get("/offline/").content.decode()
+
+    assert "serhii" not in html
+    assert 'id="nav-account"' not in html
+    assert "Log in" in html

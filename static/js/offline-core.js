@@ -298,6 +298,14 @@
     return "network";
   }
 
+  function sameOrigin(url, origin) {
+    try {
+      return new URL(url, origin).origin === origin;
+    } catch (error) {
+      return false;
+    }
+  }
+
   async function cacheFirst(cacheStorage, name, request, fetchFn) {
     const cache = await cacheStorage.open(name);
     const kept = await cache.match(request, {ignoreVary: true});
@@ -389,6 +397,7 @@
     cacheNames: cacheNames,
     isOldCache: isOldCache,
     route: route,
+    sameOrigin: sameOrigin,
     cacheFirst: cacheFirst,
     networkFirst: networkFirst,
     pageNetworkFirst: pageNetworkFirst,

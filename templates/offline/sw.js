@@ -63,7 +63,7 @@ self.addEventListener("sync", function (event) {
 });
 
 self.addEventListener("message", function (event) {
-  if (event.data && event.data.type === "keep-page") {
+  if (event.data && event.data.type === "keep-page" && core.sameOrigin(event.data.url, self.location.origin)) {
     event.waitUntil(core.keepPage(caches, caches_.pages, event.data.url, fetch));
   }
 });

@@ -246,3 +246,11 @@ test("Background Sync sends the queues of the account that asked, every pulka of
   assert.deepEqual(posted.sort(), ["a7", "a8"]);
   assert.equal((await store.list("6:7"))[0].state, "waiting");
 });
+
+test("the worker keeps pages of its own site only", function () {
+  const origin = "https://pulka.example.org";
+  assert.equal(core.sameOrigin("/c/club/pulkas/7/", origin), true);
+  assert.equal(core.sameOrigin(origin + "/c/club/pulkas/7/", origin), true);
+  assert.equal(core.sameOrigin("https://elsewhere.example/x", origin), false);
+  assert.equal(core.sameOrigin("//elsewhere.example/x", origin), false);
+});
