@@ -539,3 +539,39 @@ def test_two_tabs_of_one_pulka_show_one_queue_and_send_its_deal_once(
     assert keys(pulka) == [key]
     assert exported(pulka) == [deal(1)]
     assert Deal.objects.filter(pulka=pulka).count() == 1
+
+
+def test_a_refused_deal_corrected_in_the_form_goes_with_its_key_and_the_servers_number(
+    page, browser, live_server, offline, secretary, club
+):
+    pulka = make_pulka(make_evening(club))
+    record(pulka, *(deal(number) for number in range(1, 8)))
+    open_pulka(page, offline.url, secretary, pulka)
+
+    offline.cut()
+    eight = type_deal(page, 8)
+    other_secretary_records(browser, live_server, club, pulka, 8)
+    offline.restore(page)
+    refused = page.locator("#deal-log > li.deal.pending[data-number='8']")
+    expect(refused).to_have_attribute("data-state", "refused", timeout=SENT)
+
+    # Ours was another deal: it becomes deal 9, typed again with the declarer's 7 tricks.
+    refused.locator("button.pending-correct").click()
+    expect(page.locator("#deal-form input[name=number]")).to_have_value("9")
+    expect(page.locator("#deal-form input[name=entry_key]")).to_have_value(eight)
+    typed = deal(8)
+    seat = {name: i for i, name in enumerate(NAMES)}
+    declarer = page.locator(f"#deal-form input[name=tricks_{seat[typed['declarer']]}]")
+    expect(declarer).to_have_value(str(typed["tricks"][typed["declarer"]]))
+    whister = next(name for name, call in typed["calls"].items() if call == "whist")
+    declarer.fill("7")
+    page.locator(f"#deal-form input[name=tricks_{seat[whister]}]").fill("2")
+    declarer.press("Enter")
+
+    shows_the_server(page, 9)
+    assert keys(pulka)[8] == eight
+    corrected = exported(pulka)[8]
+    assert corrected["declarer"] == typed["declarer"]
+    assert corrected["tricks"][typed["declarer"]] == 7
+    assert corrected["tricks"][whister] == 2
+    assert pulka.deals.count() == 9
