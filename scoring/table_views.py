@@ -44,7 +44,7 @@ from club.rendering import (
     render_page,
     wants_fragment,
 )
-from scoring import engine, selectors, services, table_links
+from scoring import engine, queue, selectors, services, table_links
 from scoring.clock import clock_of
 from scoring.forms import DealForm
 from scoring.models import Deal, DealCheck, Pulka, Seat
@@ -293,6 +293,9 @@ def _context(
         "reason_max": DISPUTE_REASON_MAX,
         "notice": notice,
         "entry_error": error,
+        # The seat's phone keeps its deals when the Wi-Fi drops (static/js/offline.js).
+        "offline_entry": seat is not None and pulka.is_running,
+        "queue_account": "table",
     }
 
 
@@ -386,6 +389,7 @@ def _entered(
         "next_number": deal.number + 1,
         "rule": services.time_rule(pulka, deal.number + 1),
         "table_view": True,
+        "offline_entry": True,
         "reason_max": DISPUTE_REASON_MAX,
         "item": _item(deal, sheet.snapshots[-1], names, seat),
         "notice": outcome,
@@ -427,7 +431,9 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat(request, token, seats)
     if seat is None:
         seat = _recognised(request, pulka, token, seats)
-    return _page(request, _context(request, pulka, token, seats, seat))
+    context = _context(request, pulka, token, seats, seat)
+    response = _page(request, context)
+    return queue.keep_for_entry(response) if context["offline_entry"] else response
 
 
 @require_POST
@@ -491,6 +497,7 @@ def table_deal_form(request: HttpRequest, token: str) -> HttpResponse:
         "next_number": len(sheet.snapshots) + 1,
         "draft": True,
         "seats": seats,
+        "offline_entry": True,
     }
     return render_fragment(request, "scoring/pulka_detail.html#deal-form", context)
 
@@ -503,7 +510,10 @@ def table_deal_create(request: HttpRequest, token: str) -> HttpResponse:
     pulka = _table(request, token, attempt=True)
     seats = _seats(pulka)
     seat = _seat(request, token, seats)
+    queued = queue.from_queue(request)
     if seat is None:
+        if queued:
+            return queue.answer(pulka, "refused", _no_seat())
         return _after(request, pulka, token, _no_seat(), ok=False)
     names = pulka.names
     form = DealForm.posted_entry(request.POST, pulka, names, _urls(token)["form"])
@@ -518,13 +528,19 @@ def table_deal_create(request: HttpRequest, token: str) -> HttpResponse:
                 seat=seat,
             )
         except services.DealAlreadyRecorded as exc:
+            if queued:
+                return queue.answer(pulka, "already", exc.message, number=exc.number)
             return _after(request, pulka, token, exc.message, ok=True)
         except services.DealNumberTaken as exc:
+            if queued:
+                return queue.answer(pulka, "refused", exc.message)
             return _after(request, pulka, token, exc.message, ok=False)
         except services.ScoringError as exc:
             form.add_error(None, exc.message)
         else:
             _ask_to_confirm(request, pulka, token, seats, deal)
+            if queued:
+                return queue.answer(pulka, "recorded", number=deal.number)
             done = _("Deal %(number)s recorded: another player of the table confirms it.") % {
                 "number": deal.number
             }
@@ -536,8 +552,10 @@ def table_deal_create(request: HttpRequest, token: str) -> HttpResponse:
                     request, pulka, token, seat, deal, sheet, outcome
                 ),
             )
-    elif form.has_error(NON_FIELD_ERRORS, "outdated"):
+    elif form.has_error(NON_FIELD_ERRORS, "outdated") and not queued:
         return _after(request, pulka, token, form.non_field_errors()[0], ok=False)
+    if queued:
+        return queue.refused(pulka, form)
     context = _context(request, pulka, token, seats, seat, form=form)
     if wants_fragment(request):
         return render_fragment(request, "scoring/pulka_detail.html#deal-form", context)

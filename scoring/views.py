@@ -12,7 +12,7 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.forms.forms import NON_FIELD_ERRORS
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -34,7 +34,7 @@ from club.rendering import (
     render_page,
     wants_fragment,
 )
-from scoring import engine, live, selectors, services
+from scoring import engine, live, queue, selectors, services
 from scoring.access import (
     PUBLIC,
     get_pulka_for_user,
@@ -211,10 +211,7 @@ def pulka_detail(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpRes
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id)
     context = _context(request, access, pulka)
     response = render_page(request, PAGE, context, fragment="pulka")
-    if context["offline_entry"]:
-        # The service worker keeps this page, so that it reloads offline (config/offline.py).
-        response[OFFLINE_PAGE_HEADER] = "entry"
-    return response
+    return queue.keep_for_entry(response) if context["offline_entry"] else response
 
 
 @require_safe
@@ -390,7 +387,7 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
     access, pulka = get_pulka_for_user(request, club_slug, pulka_id, role=Role.SECRETARY)
     names = pulka.names
     form = DealForm.posted_entry(request.POST, pulka, names, _urls(pulka)["form"])
-    queued = request.headers.get(QUEUE_HEADER) == "1"
+    queued = queue.from_queue(request)
     if form.is_valid():
         try:
             deal, sheet = services.deal_record(
@@ -403,17 +400,17 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
             )
         except services.DealAlreadyRecorded as exc:
             if queued:
-                return _queue_answer(pulka, "already", exc.message, number=exc.number)
+                return queue.answer(pulka, "already", exc.message, number=exc.number)
             return _entry_answer(request, access, pulka, notice=exc.message)
         except services.DealNumberTaken as exc:
             if queued:
-                return _queue_answer(pulka, "refused", exc.message)
+                return queue.answer(pulka, "refused", exc.message)
             return _entry_answer(request, access, pulka, error=exc.message)
         except services.ScoringError as exc:
             form.add_error(None, exc.message)
         else:
             if queued:
-                return _queue_answer(pulka, "recorded", "", number=deal.number)
+                return queue.answer(pulka, "recorded", number=deal.number)
             return after_action(
                 request,
                 url=pulka.get_absolute_url(),
@@ -424,7 +421,7 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
     elif not pulka.is_running:
         form.add_error(None, _("This pulka is over: no deal can be added to it."))
     if queued:
-        return _queue_answer(pulka, "refused", " ".join(_form_errors(form)))
+        return queue.refused(pulka, form)
     if not wants_fragment(request):
         return render(request, PAGE, _context(request, access, pulka, form=form))
     context = club_context(
@@ -437,33 +434,6 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
         next_number=form.cleaned_data.get("number") or 1,
     )
     return _fragment(request, context, "deal-form")
-
-
-# A deal sent from the device's queue (static/js/offline-core.js) says so in this header, and
-# is answered in JSON: the queue needs the outcome, not a fragment to swap.
-QUEUE_HEADER = "Pulka-Queue"
-# The pages the service worker keeps for offline entry say so (static/js/offline-core.js).
-OFFLINE_PAGE_HEADER = "Pulka-Offline"
-
-
-def _queue_answer(pulka: Pulka, outcome: str, message: str, **extra) -> JsonResponse:
-    """What the device's queue is told about a deal it sent: "recorded", "already" (its key
-    was recorded before: it counts as sent) or "refused" (the queue stops there and shows
-    `message`). `next` is the number the pulka goes on with, so that the deals waiting behind
-    a refused one can be renumbered."""
-    next_number = Deal.objects.filter(pulka=pulka).order_by().count() + 1
-    status = 409 if outcome == "refused" else 200
-    answer = {"outcome": outcome, "message": message, "next": next_number, **extra}
-    return JsonResponse(answer, status=status)
-
-
-def _form_errors(form: DealForm) -> list[str]:
-    """Every error of a refused entry, the form's own first, as the secretary reads them."""
-    errors = list(form.non_field_errors())
-    for name, field_errors in form.errors.items():
-        if name != NON_FIELD_ERRORS:
-            errors.extend(str(error) for error in field_errors)
-    return errors
 
 
 def _deal_created(request, access, pulka, names, deal, sheet) -> HttpResponse:

@@ -34,6 +34,7 @@
   // deals another account kept.
   const pulka = box.dataset.account + ":" + box.dataset.pulka;
   const createUrl = box.dataset.create;
+  const logId = box.dataset.log || "deal-log";
   const pageUrl = box.dataset.page;
   const store = core.openStore(window.indexedDB);
   const RETRY_MS = [3000, 6000, 15000, 30000, 60000];
@@ -82,7 +83,7 @@
   // The deals the page's log shows as recorded: the server's, not ours.
   function recordedNumbers() {
     const numbers = [];
-    document.querySelectorAll("#deal-log > li.deal:not(.pending)").forEach(function (item) {
+    document.querySelectorAll("#" + logId + " > li.deal:not(.pending)").forEach(function (item) {
       const match = /^deal-(\d+)$/.exec(item.id);
       if (match) numbers.push(Number(match[1]));
     });
@@ -105,6 +106,7 @@
   function reasonText(entry) {
     if (entry.reason) return entry.reason;
     if (entry.status === 404) return gettext("This pulka cannot be found any more: the deal was not sent.");
+    if (entry.status === 410) return gettext("This table has ended, so the deal was not sent: tell a secretary of the club.");
     return interpolate(
       gettext("The server did not take this deal (error %s): check that you are still signed in, then send it again."),
       [entry.status || "?"]
@@ -207,7 +209,7 @@
     });
     const unsent = entries.filter(core.isUnsent);
     showBanner(unsent);
-    const log = document.getElementById("deal-log");
+    const log = document.getElementById(logId);
     // Redrawn only when it changed (every poll of the board settles here): a refused row's
     // alert is announced once, not every few seconds.
     const drawn = entries.map(function (entry) {
@@ -217,8 +219,9 @@
       log.querySelectorAll("li.pending").forEach(function (item) {
         item.remove();
       });
-      // The log is newest first: the deals waiting go on top, the latest first.
-      entries.slice().reverse().forEach(function (entry) {
+      // The log is newest first: the deals waiting go on top, the latest first (each one
+      // put on top of the ones before it).
+      entries.forEach(function (entry) {
         log.insertBefore(row(entry), log.firstChild);
       });
       log.dataset.pending = drawn;

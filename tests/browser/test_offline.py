@@ -26,11 +26,13 @@ from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from club.models import Role
+from scoring import services as scoring_services
 from scoring.exchange import pulka_document
-from scoring.models import Deal
+from scoring.models import Deal, DealCheck
 from tests.browser.factories import log_in
 from tests.conftest import make_club, make_evening, make_member, make_pulka, missing_service, record
 
@@ -127,6 +129,8 @@ def pending(page):
 def shows_waiting(page, numbers: list[int]) -> None:
     """The queue as the page shows it: these deals not sent yet, and the banner counting them."""
     expect(pending(page)).to_have_count(len(numbers))
+    # Newest first, as the log is.
+    expect(pending(page).first).to_have_attribute("data-number", str(max(numbers)))
     for number in numbers:
         row = page.locator(f"#deal-log > li.deal.pending[data-number='{number}']")
         expect(row).to_have_attribute("data-state", "waiting")
@@ -575,3 +579,32 @@ def test_a_refused_deal_corrected_in_the_form_goes_with_its_key_and_the_servers_
     assert corrected["tricks"][typed["declarer"]] == 7
     assert corrected["tricks"][whister] == 2
     assert pulka.deals.count() == 9
+
+
+def test_a_players_table_link_keeps_its_deals_too(page, live_server, offline, club):
+    pulka = make_pulka(make_evening(club))
+    token = scoring_services.table_link_open(pulka=pulka)
+    page.goto(offline.url + reverse("scoring:table", args=[token]))
+    page.click("#seat-choice button[value='1']")
+    expect(page.locator("#deal-form[data-offline='new']")).to_be_visible()
+    assert page.evaluate(ACTIVE), "no service worker became active within 15 s"
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+    offline.cut()
+    first, second = type_deal(page, 1), type_deal(page, 2)
+    rows = page.locator("#table-deal-log > li.deal.pending")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_have_attribute("data-number", "2")
+    expect(page.locator("#offline-banner")).to_contain_text(banner(2))
+    page.reload()  # offline: the table's page comes from the phone
+    expect(rows).to_have_count(2)
+    expect(page.locator("#deal-form input[name=number]")).to_have_value("3")
+
+    offline.restore(page)
+    expect(rows).to_have_count(0, timeout=SENT)
+    expect(page.locator("#table-deal-log > li.deal")).to_have_count(2, timeout=SENT)
+    assert keys(pulka) == [first, second]
+    assert exported(pulka) == [deal(1), deal(2)]
+    assert set(pulka.deals.values_list("entered_seat", flat=True)) == {0}
+    assert set(pulka.deals.values_list("confirmation", flat=True)) == {DealCheck.AWAITING}
