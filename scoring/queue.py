@@ -13,6 +13,10 @@ from scoring.models import Deal, Pulka
 
 QUEUE_HEADER = "Pulka-Queue"
 PAGE_HEADER = "Pulka-Offline"
+# An entry form's answer names the deal its key recorded (new, or recorded before): the page
+# remembers the key as used, so that a copy of the page kept from before it (offline) never
+# sends another deal with that key (which would be taken for this one, and dropped).
+RECORDED_HEADER = "Pulka-Recorded"
 
 
 def from_queue(request: HttpRequest) -> bool:
@@ -44,3 +48,8 @@ def refused(pulka: Pulka, form: DealForm) -> JsonResponse:
         if name != NON_FIELD_ERRORS:
             errors.extend(str(error) for error in field_errors)
     return answer(pulka, "refused", " ".join(errors))
+
+
+def recorded(response: HttpResponse, number: int) -> HttpResponse:
+    response[RECORDED_HEADER] = str(number)
+    return response

@@ -530,7 +530,8 @@ def table_deal_create(request: HttpRequest, token: str) -> HttpResponse:
         except services.DealAlreadyRecorded as exc:
             if queued:
                 return queue.answer(pulka, "already", exc.message, number=exc.number)
-            return _after(request, pulka, token, exc.message, ok=True)
+            answer = _after(request, pulka, token, exc.message, ok=True)
+            return queue.recorded(answer, exc.number)
         except services.DealNumberTaken as exc:
             if queued:
                 return queue.answer(pulka, "refused", exc.message)
@@ -544,7 +545,7 @@ def table_deal_create(request: HttpRequest, token: str) -> HttpResponse:
             done = _("Deal %(number)s recorded: another player of the table confirms it.") % {
                 "number": deal.number
             }
-            return after_action(
+            answer = after_action(
                 request,
                 done,
                 url=reverse("scoring:table", args=[token]),
@@ -552,6 +553,7 @@ def table_deal_create(request: HttpRequest, token: str) -> HttpResponse:
                     request, pulka, token, seat, deal, sheet, outcome
                 ),
             )
+            return queue.recorded(answer, deal.number)
     elif form.has_error(NON_FIELD_ERRORS, "outdated") and not queued:
         return _after(request, pulka, token, form.non_field_errors()[0], ok=False)
     if queued:

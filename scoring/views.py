@@ -401,7 +401,8 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
         except services.DealAlreadyRecorded as exc:
             if queued:
                 return queue.answer(pulka, "already", exc.message, number=exc.number)
-            return _entry_answer(request, access, pulka, notice=exc.message)
+            answer = _entry_answer(request, access, pulka, notice=exc.message)
+            return queue.recorded(answer, exc.number)
         except services.DealNumberTaken as exc:
             if queued:
                 return queue.answer(pulka, "refused", exc.message)
@@ -411,11 +412,12 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
         else:
             if queued:
                 return queue.answer(pulka, "recorded", number=deal.number)
-            return after_action(
+            answer = after_action(
                 request,
                 url=pulka.get_absolute_url(),
                 fragment=lambda _: _deal_created(request, access, pulka, names, deal, sheet),
             )
+            return queue.recorded(answer, deal.number)
     elif form.has_error(NON_FIELD_ERRORS, "outdated") and not queued:
         return _entry_answer(request, access, pulka, error=form.non_field_errors()[0])
     elif not pulka.is_running:

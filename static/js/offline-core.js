@@ -104,6 +104,7 @@
       }
       if (answer.kind === "sent") {
         entry.state = "sent";
+        entry.sentAt = Date.now();
         entry.recorded = answer.number || entry.number;
         await store.put(entry);
         sent += 1;

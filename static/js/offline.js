@@ -38,6 +38,7 @@
   const pageUrl = box.dataset.page;
   const store = core.openStore(window.indexedDB);
   const RETRY_MS = [3000, 6000, 15000, 30000, 60000];
+  const KEEP_SENT_MS = 12 * 60 * 60 * 1000;
 
   let entries = []; // this pulka's queue as last read
   let correcting = null; // the key of the refused deal being corrected in the form
@@ -194,17 +195,43 @@
     window.PulkaEntryForm.reset(form, {number: want, key: uuid(), dealer: dealer});
   }
 
-  async function render() {
-    entries = await store.list(pulka);
-    const recorded = recordedNumbers();
-    const last = recorded.length ? Math.max.apply(null, recorded) : 0;
-    // A deal sent that the log shows now needs no row of its own.
-    for (const entry of entries) {
-      if (entry.state === "sent" && (entry.recorded || entry.number) <= last) {
+  // One drawing at a time (polls, swaps, other tabs and the sender all ask for one): a call
+  // while one runs asks for one more after it, so the last state is always drawn, once.
+  let drawing = null;
+  let drawAgain = false;
+
+  function render() {
+    if (drawing) {
+      drawAgain = true;
+      return drawing;
+    }
+    drawing = (async function () {
+      do {
+        drawAgain = false;
+        await draw();
+      } while (drawAgain);
+    })().finally(function () {
+      drawing = null;
+    });
+    return drawing;
+  }
+
+  async function draw() {
+    const now = Date.now();
+    entries = [];
+    for (const entry of await store.list(pulka)) {
+      // A deal sent is remembered a while, with its key: a copy of this page kept from
+      // before it (a reload offline) must not offer that key again, nor its number.
+      if (entry.state === "sent" && now - (entry.sentAt || 0) > KEEP_SENT_MS) {
         await store.remove(entry.key);
+      } else {
+        entries.push(entry);
       }
     }
-    entries = entries.filter(function (entry) {
+    const recorded = recordedNumbers();
+    const last = recorded.length ? Math.max.apply(null, recorded) : 0;
+    // A deal sent that the log shows needs no row of its own.
+    const shown = entries.filter(function (entry) {
       return entry.state !== "sent" || (entry.recorded || entry.number) > last;
     });
     const unsent = entries.filter(core.isUnsent);
@@ -212,20 +239,20 @@
     const log = document.getElementById(logId);
     // Redrawn only when it changed (every poll of the board settles here): a refused row's
     // alert is announced once, not every few seconds.
-    const drawn = entries.map(function (entry) {
+    const drawn = shown.map(function (entry) {
       return [entry.key, entry.state, entry.number, entry.summary, entry.reason, correcting === entry.key].join("|");
     }).join("\n");
-    if (log && (log.dataset.pending !== drawn || log.querySelectorAll("li.pending").length !== entries.length)) {
+    if (log && (log.dataset.pending !== drawn || log.querySelectorAll("li.pending").length !== shown.length)) {
       log.querySelectorAll("li.pending").forEach(function (item) {
         item.remove();
       });
       // The log is newest first: the deals waiting go on top, the latest first (each one
       // put on top of the ones before it).
-      entries.forEach(function (entry) {
+      shown.forEach(function (entry) {
         log.insertBefore(row(entry), log.firstChild);
       });
       log.dataset.pending = drawn;
-    } else if (log && log.firstElementChild && !log.firstElementChild.matches("li.pending") && entries.length) {
+    } else if (log && log.firstElementChild && !log.firstElementChild.matches("li.pending") && shown.length) {
       // A new deal from the server went on top: the waiting ones belong above it.
       Array.from(log.querySelectorAll("li.pending")).reverse().forEach(function (item) {
         log.insertBefore(item, log.firstChild);
@@ -254,8 +281,8 @@
     const number = Number((formPairs.find(function (p) {
       return p[0] === "number";
     }) || [])[1]);
-    const dealer = window.PulkaEntryForm ? window.PulkaEntryForm.dealerOf(form) : 0;
-    const summary = window.PulkaEntryForm ? window.PulkaEntryForm.summary(form) : "";
+    const dealer = dealerOf(form);
+    const summary = summaryOf(form);
     const all = await store.list(pulka);
     const before = all.find(function (entry) {
       return entry.key === key;
@@ -300,6 +327,14 @@
     }).catch(function () {});
   }
 
+  function summaryOf(form) {
+    return window.PulkaEntryForm ? window.PulkaEntryForm.summary(form) : "";
+  }
+
+  function dealerOf(form) {
+    return window.PulkaEntryForm ? window.PulkaEntryForm.dealerOf(form) : 0;
+  }
+
   function queueActive() {
     return correcting !== null || entries.some(core.isUnsent);
   }
@@ -310,7 +345,7 @@
     const verb = ((detail.requestConfig && detail.requestConfig.verb) || "").toLowerCase();
     if (!form || detail.elt !== form || verb !== "post") return;
     if (navigator.onLine && !queueActive()) {
-      stash.set(detail.xhr, pairs(form));
+      stash.set(detail.xhr, {pairs: pairs(form), summary: summaryOf(form), dealer: dealerOf(form)});
       return;
     }
     // Offline, or deals are waiting: this one waits behind them, in order.
@@ -328,7 +363,7 @@
     if (!kept || !form) return;
     if (event.type === "htmx:responseError" && detail.xhr.status < 500) return;
     stash.delete(detail.xhr);
-    keep(form, kept, {quiet: true}).then(function () {
+    keep(form, kept.pairs, {quiet: true}).then(function () {
       scheduleRetry();
     });
   }
@@ -339,10 +374,24 @@
 
   document.addEventListener("htmx:afterRequest", function (event) {
     const detail = event.detail;
-    if (detail.successful && stash.has(detail.xhr)) {
-      stash.delete(detail.xhr);
-      keepPageSoon();
+    const sent = stash.get(detail.xhr);
+    if (!detail.successful || !sent) return;
+    stash.delete(detail.xhr);
+    const number = Number(detail.xhr.getResponseHeader("Pulka-Recorded"));
+    if (number) {
+      // Its key is used: remembered, so that no copy of the page from before offers it again.
+      const key = (sent.pairs.find(function (p) {
+        return p[0] === "entry_key";
+      }) || [])[1];
+      if (key) {
+        store.put({
+          key: key, pulka: pulka, url: createUrl, seq: Date.now(), number: number,
+          recorded: number, form: [], summary: sent.summary, dealer: sent.dealer,
+          state: "sent", sentAt: Date.now(),
+        }).then(render);
+      }
     }
+    keepPageSoon();
   });
 
   // Every swap (a new deal, the live board, a correction) may redraw the log: put the rows back.

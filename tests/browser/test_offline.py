@@ -123,7 +123,17 @@ def banner(count: int) -> str:
 
 
 def pending(page):
-    return page.locator("#deal-log > li.deal.pending")
+    """The deals the phone has not sent yet (those it sent show as "sent" on a copy of the
+    page kept from before them, until the page is the server's again)."""
+    return page.locator("#deal-log > li.deal.pending:not([data-state='sent'])")
+
+
+def shown(page, number: int):
+    """Deal `number` in the log: the server's line, or the phone's "sent" one."""
+    return page.locator(
+        f"#deal-log > li#deal-{number}:not(.pending), "
+        f"#deal-log > li.pending[data-number='{number}'][data-state='sent']"
+    )
 
 
 def shows_waiting(page, numbers: list[int]) -> None:
@@ -149,7 +159,7 @@ def shows_waiting(page, numbers: list[int]) -> None:
 
 def shows_the_server(page, deals: int) -> None:
     """The queue is empty and the log is the server's again."""
-    expect(pending(page)).to_have_count(0, timeout=SENT)
+    expect(page.locator("#deal-log > li.deal.pending")).to_have_count(0, timeout=SENT)
     expect(page.locator("#offline-queue")).to_be_hidden()
     expect(page.locator("#deal-log > li.deal")).to_have_count(deals, timeout=SENT)
     expect(page.locator("#deal-form input[name=number]")).to_have_value(str(deals + 1))
@@ -446,6 +456,8 @@ def test_deals_typed_without_a_connection_are_kept_and_sent_once_when_it_is_back
 
     page.reload()  # still without a connection: the page comes from the worker's cache
     shows_waiting(page, [3, 4, 5, 6, 7])
+    for number in (1, 2):  # recorded online: in the page kept, or remembered as sent
+        expect(shown(page, number)).to_have_count(1)
     expect(page.locator("#deal-form input[name=number]")).to_have_value("8")
     expect(page.locator("#deal-form h2")).to_contain_text("Deal 8")
     assert pulka.deals.count() == 2
@@ -608,3 +620,41 @@ def test_a_players_table_link_keeps_its_deals_too(page, live_server, offline, cl
     assert exported(pulka) == [deal(1), deal(2)]
     assert set(pulka.deals.values_list("entered_seat", flat=True)) == {0}
     assert set(pulka.deals.values_list("confirmation", flat=True)) == {DealCheck.AWAITING}
+
+
+STALE_FORM = """([number, key]) => {
+    // The page as a copy kept from before the deal was recorded would show it.
+    const form = document.getElementById('deal-form');
+    form.querySelector('[name=number]').value = String(number);
+    form.querySelector('[name=entry_key]').value = key;
+    document.getElementById('deal-1').remove();
+    document.dispatchEvent(new CustomEvent('htmx:afterSettle'));
+}"""
+
+
+def test_a_copy_of_the_page_from_before_a_deal_never_offers_its_key_again(
+    page, offline, secretary, club
+):
+    pulka = make_pulka(make_evening(club))
+    open_pulka(page, offline.url, secretary, pulka)
+    with page.expect_response(lambda r: r.url.endswith("/deals/") and r.request.method == "POST"):
+        first = type_deal(page, 1)
+    expect(page.locator("#deal-1")).to_be_visible()
+
+    # Offline, the page is an older copy, whose form still carries deal 1's number and key:
+    # sent as it is, the next deal would be taken for deal 1 ("already recorded") and lost.
+    offline.cut()
+    page.evaluate(STALE_FORM, [1, first])
+    expect(page.locator("#deal-form input[name=number]")).to_have_value("2")
+    expect(page.locator("#deal-form input[name=entry_key]")).not_to_have_value(first)
+    sent = page.locator("#deal-log > li.deal.pending[data-number='1']")
+    expect(sent).to_have_attribute("data-state", "sent")
+
+    second = type_deal(page, 2)
+    offline.restore(page)
+    expect(page.locator("#deal-log > li.deal.pending[data-state='waiting']")).to_have_count(
+        0, timeout=SENT
+    )
+    expect(page.locator("#deal-2")).to_be_visible(timeout=SENT)
+    assert keys(pulka) == [first, second]
+    assert exported(pulka) == [deal(1), deal(2)]

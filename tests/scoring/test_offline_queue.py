@@ -6,7 +6,7 @@ import uuid
 import pytest
 
 from scoring.models import Deal, PulkaStatus
-from tests.conftest import record
+from tests.conftest import HTMX, record
 from tests.scoring.factories import PASS_OUT_ROUND, deal_post
 
 pytestmark = pytest.mark.django_db
@@ -118,3 +118,19 @@ def test_the_key_not_the_number_decides_a_repeat(as_persona, pulka):
 
     assert again.json()["outcome"] == "already"
     assert Deal.objects.filter(pulka=pulka).count() == 1
+
+
+def test_the_pages_answer_to_a_recorded_deal_names_it_for_the_device(as_persona, pulka):
+    client = as_persona("secretary")
+    data = deal_post()
+
+    first = client.post(pulka.get_absolute_url() + "deals/", data, headers=HTMX)
+    again = client.post(pulka.get_absolute_url() + "deals/", data, headers=HTMX)
+    refused = client.post(
+        pulka.get_absolute_url() + "deals/", deal_post(number="2", tricks_0="0"), headers=HTMX
+    )
+
+    # offline.js remembers the key as used: a copy of the page from before never reuses it.
+    assert first["Pulka-Recorded"] == "1"
+    assert again["Pulka-Recorded"] == "1"
+    assert "Pulka-Recorded" not in refused

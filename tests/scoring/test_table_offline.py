@@ -123,3 +123,15 @@ def test_a_table_that_ended_answers_gone_and_records_nothing(client, token, pulk
     # and the page says the table has ended.
     assert response.status_code == 410
     assert not Deal.objects.filter(pulka=pulka).exists()
+
+
+def test_the_tables_answer_to_a_recorded_deal_names_it_for_the_device(client, token):
+    sit(client, token, 2)
+    data = deal_post()
+    create = reverse("scoring:table-deal-create", args=[token])
+
+    first = client.post(create, data, headers=HTMX)
+    again = client.post(create, data, headers=HTMX)
+
+    assert first["Pulka-Recorded"] == "1"
+    assert again["Pulka-Recorded"] == "1"
