@@ -295,6 +295,7 @@ def _context(
         "entry_error": error,
         # The seat's phone keeps its deals when the Wi-Fi drops (static/js/offline.js).
         "offline_entry": seat is not None and pulka.is_running,
+        "device_form": form,
         "queue_account": "table",
     }
 

@@ -181,11 +181,18 @@ def _context(
         deals = selectors.pulka_deals(pulka)
     if sheet is None:
         sheet = selectors.pulka_sheet(pulka, deals)
-    if form is None and _can_change(access, pulka) and pulka.is_running and mode == "new":
+    controls = _controls(access, pulka)
+    if form is None and controls["can_change"] and pulka.is_running and mode == "new":
         form = _new_deal_form(pulka, names, sheet)
+    # What the new deal's form needs on the device (offline), drawn once in the page: from a
+    # new deal's form, whatever the page shows (a correction, on a page opened to correct).
+    device_form = None
+    if controls["offline_entry"]:
+        device_form = form if mode == "new" else _new_deal_form(pulka, names, sheet)
     return club_context(
         access,
-        **_controls(access, pulka),
+        **controls,
+        device_form=device_form,
         pulka=pulka,
         evening=pulka.evening,
         names=names,

@@ -308,8 +308,31 @@
 
   // -- the form in the page -----------------------------------------------------------------
 
-  function deviceData(form) {
-    return JSON.parse(form.querySelector("#deal-form-device").textContent);
+  // Drawn once per page, outside the form (pulka_detail.html#deal-form-device): what the form
+  // needs to take any shape on the device. Read once: it is the same for every deal.
+  let device = null;
+
+  function deviceData() {
+    if (!device) device = JSON.parse(document.getElementById("deal-form-device").textContent);
+    return device;
+  }
+
+  // The hx- attributes by which a choice asks the server for the form's shape: the prototypes
+  // take them from the form's own first choice (the kind, always there).
+  const REFRESH = ["hx-get", "hx-trigger", "hx-target", "hx-swap", "hx-include", "hx-sync"];
+
+  function refreshFrom(form, node) {
+    const model = form.querySelector("[hx-get]");
+    const marked = Array.from(node.querySelectorAll("[data-refresh]"));
+    if (node.hasAttribute("data-refresh")) marked.push(node);
+    marked.forEach(function (element) {
+      element.removeAttribute("data-refresh");
+      if (!model) return;
+      REFRESH.forEach(function (name) {
+        if (model.hasAttribute(name)) element.setAttribute(name, model.getAttribute(name));
+      });
+    });
+    return node;
   }
 
   function valuesOf(form) {
@@ -342,10 +365,10 @@
 
   function proto(form, name, variant) {
     const selector = "[data-proto='" + name + "']" + (variant ? "[data-variant='" + variant + "']" : "");
-    const node = form.querySelector("template#deal-form-parts").content.querySelector(selector);
+    const node = document.getElementById("deal-form-parts").content.querySelector(selector);
     const copy = node.cloneNode(true);
     copy.removeAttribute("data-proto");
-    return copy;
+    return refreshFrom(form, copy);
   }
 
   // The value a field keeps: the one chosen or typed, if the field offers it still.
