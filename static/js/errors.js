@@ -45,6 +45,8 @@
   // no answer goes to the device's queue, and a choice redraws the form on the device
   // (entry-form.js), so a lost connection is theirs to say, not this file's.
   function keptOnDevice(elt) {
+    const queue = document.getElementById("offline-queue");
+    if (!queue || queue.dataset.store !== "ready") return false; // no storage on this device
     return Boolean(elt.closest && elt.closest("form.entry-form[data-offline]"));
   }
 

@@ -218,8 +218,11 @@
 
   async function draw() {
     const now = Date.now();
+    const list = await store.list(pulka);
+    // The device can keep deals (IndexedDB opened): errors.js leaves a lost entry to us.
+    box.dataset.store = "ready";
     entries = [];
-    for (const entry of await store.list(pulka)) {
+    for (const entry of list) {
       // A deal sent is remembered a while, with its key: a copy of this page kept from
       // before it (a reload offline) must not offer that key again, nor its number.
       if (entry.state === "sent" && now - (entry.sentAt || 0) > KEEP_SENT_MS) {
@@ -344,6 +347,7 @@
     const form = entryForm();
     const verb = ((detail.requestConfig && detail.requestConfig.verb) || "").toLowerCase();
     if (!form || detail.elt !== form || verb !== "post") return;
+    if (box.dataset.store !== "ready") return; // nowhere to keep it: the form says what failed
     if (navigator.onLine && !queueActive()) {
       stash.set(detail.xhr, {pairs: pairs(form), summary: summaryOf(form), dealer: dealerOf(form)});
       return;
@@ -513,6 +517,17 @@
       if (event.data && event.data.pulka === pulka) render();
     };
   }
+
+  // The keys remembered for every pulka of this device are forgotten after a while too, not
+  // only this one's: the device keeps no more than the last hours' deals.
+  store.all().then(function (all) {
+    const old = Date.now() - KEEP_SENT_MS;
+    return Promise.all(all.filter(function (entry) {
+      return entry.state === "sent" && (entry.sentAt || 0) < old;
+    }).map(function (entry) {
+      return store.remove(entry.key);
+    }));
+  }).catch(function () {});
 
   render().then(function () {
     if (navigator.onLine && entries.some(core.isUnsent)) flush();

@@ -658,3 +658,26 @@ def test_a_copy_of_the_page_from_before_a_deal_never_offers_its_key_again(
     expect(page.locator("#deal-2")).to_be_visible(timeout=SENT)
     assert keys(pulka) == [first, second]
     assert exported(pulka) == [deal(1), deal(2)]
+
+
+def test_a_browser_that_cannot_keep_deals_says_the_entry_was_not_saved(
+    page, offline, secretary, club
+):
+    # No IndexedDB (a browser that refuses the site storage): nothing can wait on the phone,
+    # so a deal without a connection is not taken as kept; the form says it was not saved.
+    page.add_init_script("delete window.indexedDB")
+    pulka = make_pulka(make_evening(club))
+    log_in(page, SimpleNamespace(url=offline.url), secretary)
+    page.goto(offline.url + pulka.get_absolute_url())
+    page.route("**/deals/", lambda route: route.abort("internetdisconnected"))
+
+    page.locator("#deal-form input[name=tricks_1]").fill("6")
+    page.locator("#deal-form input[name=tricks_2]").fill("3")
+    page.locator("#deal-form input[name=tricks_1]").press("Enter")
+
+    expect(page.locator("#deal-form + .request-error, .request-error")).to_contain_text(
+        "Not saved: no connection"
+    )
+    expect(page.locator("#deal-log > li.pending")).to_have_count(0)
+    expect(page.locator("#offline-queue")).to_be_hidden()
+    assert pulka.deals.count() == 0
