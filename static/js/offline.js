@@ -189,7 +189,9 @@
       return entry.key === key;
     });
     if (want === number && !used) return;
-    const last = queued[queued.length - 1];
+    const last = queued.reduce(function (latest, entry) {
+      return !latest || entry.number > latest.number ? entry : latest;
+    }, null);
     const n = playerCount(form);
     const dealer = last ? (last.dealer + 1) % n : Number(field(form, "rotation_dealer").value);
     window.PulkaEntryForm.reset(form, {number: want, key: uuid(), dealer: dealer});
