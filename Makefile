@@ -62,7 +62,7 @@ test-js:
 	  if [ "$${CI:-}" = "true" ]; then echo "Node.js is required in CI and is not available" >&2; exit 1; fi; \
 	  echo "SKIPPED: the scripts' tests (Node.js is not installed: apt-get install nodejs)"; exit 0; fi; \
 	echo "== the scripts' tests in Node.js"; \
-	node --test tests/js/
+	node --test tests/js/*.test.js
 
 # nginx (tests/test_deploy_nginx.py runs deploy/nginx.conf in it), from Debian's package when
 # root; required in CI.
