@@ -422,6 +422,21 @@ def open_pulka(page, base: str, user, pulka) -> None:
     controlled(page, base + pulka.get_absolute_url())
 
 
+def seven_recorded(page, base: str, secretary, club):
+    """A pulka with deals 1 to 7 recorded, open on the secretary's phone."""
+    pulka = make_pulka(make_evening(club))
+    record(pulka, *(deal(number) for number in range(1, 8)))
+    open_pulka(page, base, secretary, pulka)
+    return pulka
+
+
+def refused_row(page, number: int):
+    """Deal `number`'s row once the server has refused it."""
+    row = page.locator(f"#deal-log > li.deal.pending[data-number='{number}']")
+    expect(row).to_have_attribute("data-state", "refused", timeout=SENT)
+    return row
+
+
 def other_secretary_records(browser, live_server, club, pulka, number: int) -> str:
     """A second secretary, on a phone that stays online, records deal `number` (other tricks
     than the first phone's); returns its key."""
@@ -471,9 +486,7 @@ def test_deals_typed_without_a_connection_are_kept_and_sent_once_when_it_is_back
 def test_a_deal_another_secretary_recorded_meanwhile_is_refused_and_can_be_discarded(
     page, browser, live_server, line, secretary, club
 ):
-    pulka = make_pulka(make_evening(club))
-    record(pulka, *(deal(number) for number in range(1, 8)))
-    open_pulka(page, line.url, secretary, pulka)
+    pulka = seven_recorded(page, line.url, secretary, club)
 
     line.cut()
     type_deal(page, 8)
@@ -482,8 +495,7 @@ def test_a_deal_another_secretary_recorded_meanwhile_is_refused_and_can_be_disca
     theirs = other_secretary_records(browser, live_server, club, pulka, 8)
 
     line.restore(page)
-    refused = page.locator("#deal-log > li.deal.pending[data-number='8']")
-    expect(refused).to_have_attribute("data-state", "refused", timeout=SENT)
+    refused = refused_row(page, 8)
     expect(refused.locator(".pending-reason")).to_contain_text("Deal 8 was just recorded by")
     expect(refused.locator("button.pending-correct")).to_have_text("Correct")
     expect(refused.locator("button.pending-discard")).to_have_text("Discard")
@@ -499,9 +511,7 @@ def test_a_deal_another_secretary_recorded_meanwhile_is_refused_and_can_be_disca
 def test_the_deal_after_a_refused_one_waits_for_it_then_goes_with_the_next_number(
     page, browser, live_server, offline, secretary, club
 ):
-    pulka = make_pulka(make_evening(club))
-    record(pulka, *(deal(number) for number in range(1, 8)))
-    open_pulka(page, offline.url, secretary, pulka)
+    pulka = seven_recorded(page, offline.url, secretary, club)
 
     offline.cut()
     type_deal(page, 8)
@@ -510,8 +520,7 @@ def test_the_deal_after_a_refused_one_waits_for_it_then_goes_with_the_next_numbe
     other_secretary_records(browser, live_server, club, pulka, 8)
 
     offline.restore(page)
-    refused = page.locator("#deal-log > li.deal.pending[data-number='8']")
-    expect(refused).to_have_attribute("data-state", "refused", timeout=SENT)
+    refused = refused_row(page, 8)
     waiting = page.locator("#deal-log > li.deal.pending[data-number='9']")
     expect(waiting).to_have_attribute("data-state", "waiting")
     page.wait_for_timeout(3000)  # the queue's timer and polls come and go: nothing is sent
@@ -560,16 +569,13 @@ def test_two_tabs_of_one_pulka_show_one_queue_and_send_its_deal_once(
 def test_a_refused_deal_corrected_in_the_form_goes_with_its_key_and_the_servers_number(
     page, browser, live_server, offline, secretary, club
 ):
-    pulka = make_pulka(make_evening(club))
-    record(pulka, *(deal(number) for number in range(1, 8)))
-    open_pulka(page, offline.url, secretary, pulka)
+    pulka = seven_recorded(page, offline.url, secretary, club)
 
     offline.cut()
     eight = type_deal(page, 8)
     other_secretary_records(browser, live_server, club, pulka, 8)
     offline.restore(page)
-    refused = page.locator("#deal-log > li.deal.pending[data-number='8']")
-    expect(refused).to_have_attribute("data-state", "refused", timeout=SENT)
+    refused = refused_row(page, 8)
 
     # Ours was another deal: it becomes deal 9, typed again with the declarer's 7 tricks.
     refused.locator("button.pending-correct").click()
