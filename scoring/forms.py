@@ -533,17 +533,6 @@ TALON_TRICKS_ERROR = _("The talon takes 0, 1 or 2 tricks.")
 TALON_TRICKS_LABEL = pgettext_lazy("the dealer's tricks on raspasy at four", "talon (0–2)")
 
 
-def device_rules(rules: engine.Rules, players: int) -> dict:
-    """The rules as static/js/entry-form.js reads them to shape the entry form on the device
-    as `DealForm._shape()` does (tests/scoring/test_entry_form_js.py compares the two)."""
-    return {
-        "players": players,
-        "halfWhistLevels": list(rules.half_whist_levels),
-        "raspasyInWhists": rules.raspasy_scoring == engine.RASPASY_SCORING_WHISTS,
-        "quickTricks": rules.quick_tricks,
-    }
-
-
 class DealForm(forms.Form):
     """The deal-entry form for one pulka: it knows the dealer and offers only valid choices.
 
@@ -791,7 +780,15 @@ class DealForm(forms.Form):
     # -- the same form on the device, offline (static/js/entry-form.js) ------------------
 
     def device_rules(self) -> dict:
-        return device_rules(self.rules, self.n)
+        """The rules as static/js/entry-form.js reads them to shape the form on the device as
+        `_shape()` does (tests/scoring/test_entry_form_js.py compares the two)."""
+        rules = self.rules
+        return {
+            "players": self.n,
+            "halfWhistLevels": list(rules.half_whist_levels),
+            "raspasyInWhists": rules.raspasy_scoring == engine.RASPASY_SCORING_WHISTS,
+            "quickTricks": rules.quick_tricks,
+        }
 
     def device_data(self) -> dict:
         """What static/js/entry-form.js needs to reshape and check this form on the device:

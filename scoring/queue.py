@@ -30,12 +30,15 @@ def keep_for_entry(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def answer(pulka: Pulka, outcome: str, message: str = "", **extra) -> JsonResponse:
+def answer(
+    pulka: Pulka, outcome: str, message: str = "", *, next_number: int | None = None, **extra
+) -> JsonResponse:
     """What the device's queue is told about a deal it sent: "recorded", "already" (its key
     was recorded before: it counts as sent) or "refused" (the queue stops there and shows
     `message`). `next` is the number the pulka goes on with, so that the deals waiting behind
-    a refused one can be renumbered."""
-    next_number = Deal.objects.filter(pulka=pulka).order_by().count() + 1
+    a refused one can be renumbered (counted unless the caller knows it)."""
+    if next_number is None:
+        next_number = Deal.objects.filter(pulka=pulka).order_by().count() + 1
     status = 409 if outcome == "refused" else 200
     body = {"outcome": outcome, "message": message, "next": next_number, **extra}
     return JsonResponse(body, status=status)

@@ -542,7 +542,9 @@ def table_deal_create(request: HttpRequest, token: str) -> HttpResponse:
         else:
             _ask_to_confirm(request, pulka, token, seats, deal)
             if queued:
-                return queue.answer(pulka, "recorded", number=deal.number)
+                return queue.answer(
+                    pulka, "recorded", number=deal.number, next_number=deal.number + 1
+                )
             done = _("Deal %(number)s recorded: another player of the table confirms it.") % {
                 "number": deal.number
             }

@@ -418,7 +418,9 @@ def deal_create(request: HttpRequest, club_slug: str, pulka_id: int) -> HttpResp
             form.add_error(None, exc.message)
         else:
             if queued:
-                return queue.answer(pulka, "recorded", number=deal.number)
+                return queue.answer(
+                    pulka, "recorded", number=deal.number, next_number=deal.number + 1
+                )
             answer = after_action(
                 request,
                 url=pulka.get_absolute_url(),

@@ -20,6 +20,7 @@
   const CHANNEL = "pulka-queue"; // tells every tab that the queue changed
   const PAGE_HEADER = "Pulka-Offline"; // the server marks the pages worth keeping
   const QUEUE_HEADER = "Pulka-Queue"; // and answers a deal sent with it in JSON
+  const RECORDED_HEADER = "Pulka-Recorded"; // an entry's answer names the deal its key recorded
   const SEND_TIMEOUT_MS = 20000;
   const DB_NAME = "pulka-offline";
   const STORE = "deals";
@@ -198,7 +199,7 @@
     return outcome(response.redirected && !json ? 403 : response.status, json);
   }
 
-  // -- where the queue lives: IndexedDB on the device, memory in tests -----------------------
+  // -- where the queue lives: IndexedDB on the device ---------------------------------------
 
   function openStore(idb) {
     const opened = new Promise(function (resolve, reject) {
@@ -248,29 +249,6 @@
         return run("readwrite", function (store) {
           return store.delete(key);
         });
-      },
-    };
-  }
-
-  function memoryStore() {
-    const rows = new Map();
-    const copy = function (entry) {
-      return JSON.parse(JSON.stringify(entry));
-    };
-    return {
-      list: async function (pulka) {
-        return bySeq(Array.from(rows.values()).filter(function (entry) {
-          return entry.pulka === String(pulka);
-        }).map(copy));
-      },
-      all: async function () {
-        return bySeq(Array.from(rows.values()).map(copy));
-      },
-      put: async function (entry) {
-        rows.set(entry.key, copy(entry));
-      },
-      remove: async function (key) {
-        rows.delete(key);
       },
     };
   }
@@ -385,6 +363,7 @@
     CHANNEL: CHANNEL,
     PAGE_HEADER: PAGE_HEADER,
     QUEUE_HEADER: QUEUE_HEADER,
+    RECORDED_HEADER: RECORDED_HEADER,
     isUnsent: isUnsent,
     outcome: outcome,
     renumber: renumber,
@@ -394,7 +373,6 @@
     withLock: withLock,
     sendEntry: sendEntry,
     openStore: openStore,
-    memoryStore: memoryStore,
     cacheNames: cacheNames,
     isOldCache: isOldCache,
     route: route,

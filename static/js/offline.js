@@ -14,8 +14,9 @@
   "use strict";
 
   const core = window.PulkaOffline;
+  const entryForms = window.PulkaEntryForm; // entry-form.js: the form on the device
   const box = document.getElementById("offline-queue");
-  if (!core || !box || !window.indexedDB) return;
+  if (!core || !entryForms || !box || !window.indexedDB) return;
 
   // Django's JavaScriptCatalog (jsi18n) defines these; without it the words stay English.
   const gettext = window.gettext || function (s) {
@@ -70,6 +71,13 @@
       if (typeof value === "string") out.push([name, value]);
     });
     return out;
+  }
+
+  function valueOf(formPairs, name) {
+    const found = formPairs.find(function (pair) {
+      return pair[0] === name;
+    });
+    return found ? found[1] : undefined;
   }
 
   function field(form, name) {
@@ -177,7 +185,7 @@
   // The form of the next deal goes on after the sheet's deals and the queue's.
   function placeForm(recorded) {
     const form = entryForm();
-    if (!form || correcting || !window.PulkaEntryForm) return;
+    if (!form || correcting) return;
     const number = Number((field(form, "number") || {}).value || 0);
     const key = (field(form, "entry_key") || {}).value;
     const pageNext = Math.max(number, recorded.length ? Math.max.apply(null, recorded) + 1 : 1);
@@ -194,7 +202,7 @@
     }, null);
     const n = playerCount(form);
     const dealer = last ? (last.dealer + 1) % n : Number(field(form, "rotation_dealer").value);
-    window.PulkaEntryForm.reset(form, {number: want, key: uuid(), dealer: dealer});
+    entryForms.reset(form, {number: want, key: uuid(), dealer: dealer});
   }
 
   // One drawing at a time (polls, swaps, other tabs and the sender all ask for one): a call
@@ -280,14 +288,10 @@
 
   async function keep(form, formPairs, opts) {
     const options = opts || {};
-    const key = (formPairs.find(function (p) {
-      return p[0] === "entry_key";
-    }) || [])[1] || uuid();
-    const number = Number((formPairs.find(function (p) {
-      return p[0] === "number";
-    }) || [])[1]);
-    const dealer = dealerOf(form);
-    const summary = summaryOf(form);
+    const key = valueOf(formPairs, "entry_key") || uuid();
+    const number = Number(valueOf(formPairs, "number"));
+    const dealer = entryForms.dealerOf(form);
+    const summary = entryForms.summary(form);
     const all = await store.list(pulka);
     const before = all.find(function (entry) {
       return entry.key === key;
@@ -314,11 +318,9 @@
     }
     correcting = null;
     const n = playerCount(form);
-    if (window.PulkaEntryForm) {
-      const list = await store.list(pulka);
-      const next = core.nextNumber(entry.number + 1, list.filter(core.isUnsent));
-      window.PulkaEntryForm.reset(form, {number: next, key: uuid(), dealer: (dealer + 1) % n});
-    }
+    const list = await store.list(pulka);
+    const next = core.nextNumber(entry.number + 1, list.filter(core.isUnsent));
+    entryForms.reset(form, {number: next, key: uuid(), dealer: (dealer + 1) % n});
     await changed();
     askSync();
     if (!options.quiet && navigator.onLine) flush();
@@ -332,14 +334,6 @@
     }).catch(function () {});
   }
 
-  function summaryOf(form) {
-    return window.PulkaEntryForm ? window.PulkaEntryForm.summary(form) : "";
-  }
-
-  function dealerOf(form) {
-    return window.PulkaEntryForm ? window.PulkaEntryForm.dealerOf(form) : 0;
-  }
-
   function queueActive() {
     return correcting !== null || entries.some(core.isUnsent);
   }
@@ -351,12 +345,16 @@
     if (!form || detail.elt !== form || verb !== "post") return;
     if (box.dataset.store !== "ready") return; // nowhere to keep it: the form says what failed
     if (navigator.onLine && !queueActive()) {
-      stash.set(detail.xhr, {pairs: pairs(form), summary: summaryOf(form), dealer: dealerOf(form)});
+      stash.set(detail.xhr, {
+        pairs: pairs(form),
+        summary: entryForms.summary(form),
+        dealer: entryForms.dealerOf(form),
+      });
       return;
     }
     // Offline, or deals are waiting: this one waits behind them, in order.
     event.preventDefault();
-    if (window.PulkaEntryForm && !window.PulkaEntryForm.check(form)) return;
+    if (!entryForms.check(form)) return;
     keep(form, pairs(form));
   });
 
@@ -383,12 +381,10 @@
     const sent = stash.get(detail.xhr);
     if (!detail.successful || !sent) return;
     stash.delete(detail.xhr);
-    const number = Number(detail.xhr.getResponseHeader("Pulka-Recorded"));
+    const number = Number(detail.xhr.getResponseHeader(core.RECORDED_HEADER));
     if (number) {
       // Its key is used: remembered, so that no copy of the page from before offers it again.
-      const key = (sent.pairs.find(function (p) {
-        return p[0] === "entry_key";
-      }) || [])[1];
+      const key = valueOf(sent.pairs, "entry_key");
       if (key) {
         store.put({
           key: key, pulka: pulka, url: createUrl, seq: Date.now(), number: number,
@@ -482,9 +478,9 @@
       sendNow();
     } else if (target.matches(".pending-correct")) {
       const form = entryForm();
-      if (!form || !window.PulkaEntryForm) return;
+      if (!form) return;
       correcting = entry.key;
-      window.PulkaEntryForm.reset(form, {
+      entryForms.reset(form, {
         number: entry.next || entry.number,
         key: entry.key,
         dealer: entry.dealer,
@@ -509,7 +505,7 @@
           else input.value = value;
         });
       });
-      window.PulkaEntryForm.reshape(form);
+      entryForms.reshape(form);
     }
   }
 

@@ -24,8 +24,26 @@ function entry(number, extra) {
   );
 }
 
+// The queue's store as offline-core.js's openStore() gives it over IndexedDB, in memory: each
+// read is a copy, listed in the order the deals were kept (seq).
+function memoryStore() {
+  const rows = new Map();
+  const copy = (one) => JSON.parse(JSON.stringify(one));
+  const bySeq = (list) => list.slice().sort((a, b) => a.seq - b.seq);
+  return {
+    list: async (pulka) => bySeq([...rows.values()].filter((one) => one.pulka === String(pulka)).map(copy)),
+    all: async () => bySeq([...rows.values()].map(copy)),
+    put: async (one) => {
+      rows.set(one.key, copy(one));
+    },
+    remove: async (key) => {
+      rows.delete(key);
+    },
+  };
+}
+
 async function storeWith(entries) {
-  const store = core.memoryStore();
+  const store = memoryStore();
   for (const one of entries) await store.put(one);
   return store;
 }
