@@ -586,11 +586,6 @@
     return result.deal !== null;
   }
 
-  // The deal as typed (pulka/1), or null while the form's checks refuse it.
-  function deal(form) {
-    return validate(deviceData(form), valuesOf(form)).deal;
-  }
-
   function summary(form) {
     const data = deviceData(form);
     const typed = validate(data, valuesOf(form)).deal;
@@ -663,7 +658,6 @@
     summaryOf: summaryOf,
     reshape: reshape,
     check: check,
-    deal: deal,
     summary: summary,
     dealerOf: dealerOf,
     reset: reset,
